@@ -1,0 +1,6 @@
+@main
+struct PerennialBench {
+    static func main() async throws {
+        print("no benchmarks yet")
+    }
+}
