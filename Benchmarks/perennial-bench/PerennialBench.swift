@@ -1,6 +1,25 @@
+import Foundation
+
+/// `swift run -c release perennial-bench [engine] [jws] [receipts]` prints one table per suite.
+/// Each suite measures a baseline in the same run, because this machine's neighbours steal CPU and
+/// only figures taken side by side compare.
 @main
 struct PerennialBench {
+    static let suites = ["engine", "jws", "receipts"]
+
     static func main() async throws {
-        print("no benchmarks yet")
+        let requested = Array(CommandLine.arguments.dropFirst())
+        let unknown = requested.filter { !suites.contains($0) }
+        guard unknown.isEmpty else {
+            FileHandle.standardError.write(Data("unknown suite(s): \(unknown.joined(separator: ", ")); choose from \(suites.joined(separator: ", "))\n".utf8))
+            exit(2)
+        }
+        for suite in requested.isEmpty ? suites : requested {
+            switch suite {
+            case "engine": printTable("Subscription engine: subscriber views", EngineBenchmark.run())
+            case "jws": printTable("JWS verification (Apple-shaped chain: P-384 root and intermediate, P-256 leaf)", try await JWSBenchmark.run())
+            default: printTable("PKCS#7 app receipts", try await ReceiptBenchmark.run())
+            }
+        }
     }
 }

@@ -6,6 +6,6 @@ struct Perennial: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "perennial",
         abstract: "Self-hosted App Store subscription backend: verify, decode and track Apple's evidence.",
-        subcommands: []
+        subcommands: [ReceiptCommand.self, JWSCommand.self]
     )
 }

@@ -1,0 +1,21 @@
+/// A small deterministic generator (SplitMix64) for reproducible jitter.
+///
+/// Tests seed it to assert exact retry delays; operators may seed it to replay an incident. It is
+/// not cryptographically secure and is never used for nonces or keys.
+public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator whose sequence is fully determined by `seed`.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}

@@ -1,0 +1,43 @@
+public import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The production ``AppStoreHTTPTransport``: AsyncHTTPClient with a per-request deadline.
+///
+/// The transport borrows an `HTTPClient` instead of owning one, so the application decides the
+/// client's lifetime (and shuts it down once, at exit) and several clients can share a connection
+/// pool.
+public struct AsyncHTTPClientTransport: AppStoreHTTPTransport {
+    private let client: HTTPClient
+    private let timeout: Duration
+    private let maximumBodySize: Int
+
+    /// Creates a transport over `client`; each exchange must finish within `timeout`, and bodies
+    /// larger than `maximumBodySize` bytes are refused (Apple's largest answers are a few hundred KB).
+    public init(client: HTTPClient = .shared, timeout: Duration = .seconds(30), maximumBodySize: Int = 4 * 1024 * 1024) {
+        self.client = client
+        self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
+    }
+
+    /// Sends the request and collects the whole answer.
+    public func send(_ request: AppStoreHTTPRequest) async throws -> AppStoreHTTPResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            outgoing.headers.add(name: name, value: value)
+        }
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await client.execute(outgoing, timeout: TimeAmount(timeout))
+        var buffer = try await response.body.collect(upTo: maximumBodySize)
+        let body = buffer.readBytes(length: buffer.readableBytes) ?? []
+        return AppStoreHTTPResponse(
+            status: Int(response.status.code),
+            headers: response.headers.map { (name: $0.name, value: $0.value) },
+            body: Data(body)
+        )
+    }
+}

@@ -1,0 +1,76 @@
+import Crypto
+import Foundation
+
+/// A compact JWS (`header.payload.signature`) split on its UTF-8 bytes, before anything is trusted.
+///
+/// Splitting once and keeping byte offsets lets the verifier hash the header segment for the chain
+/// cache, hand the signing input to ECDSA without re-joining strings, and decode only the segments a
+/// path needs.
+struct CompactJWS {
+    /// The UTF-8 bytes of the whole compact serialization.
+    let bytes: [UInt8]
+    /// The offset of the dot after the header segment.
+    private let firstDot: Int
+    /// The offset of the dot after the payload segment.
+    private let secondDot: Int
+
+    /// Splits `compact` into exactly three non-empty segments.
+    init(_ compact: String) throws(JWSVerificationError) {
+        let bytes = Array(compact.utf8)
+        var dots: [Int] = []
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") {
+            dots.append(offset)
+            if dots.count > 2 { break }
+        }
+        guard dots.count == 2 else {
+            throw .malformed("a compact JWS has 3 dot-separated segments, found \(min(dots.count, 3) + 1)\(dots.count > 2 ? " or more" : "")")
+        }
+        guard dots[0] > 0, dots[1] > dots[0] + 1, dots[1] < bytes.count - 1 else {
+            throw .malformed("a compact JWS segment is empty")
+        }
+        self.bytes = bytes
+        self.firstDot = dots[0]
+        self.secondDot = dots[1]
+    }
+
+    /// The base64url text of the header, which is also the identity of its certificate chain.
+    var headerSegment: ArraySlice<UInt8> { bytes[..<firstDot] }
+
+    /// The bytes the signature covers: `header_b64 "." payload_b64`.
+    var signingInput: ArraySlice<UInt8> { bytes[..<secondDot] }
+
+    /// The decoded header JSON.
+    func header() throws(JWSVerificationError) -> JWSHeader {
+        let json = try Self.decode(bytes[..<firstDot], segment: "header")
+        do {
+            return try JSONDecoder().decode(JWSHeader.self, from: json)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw .malformed("the header has no \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .malformed("the header's \(context.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type")
+        } catch {
+            throw .malformed("the header is not a JSON object")
+        }
+    }
+
+    /// The decoded payload bytes.
+    func payload() throws(JWSVerificationError) -> Data {
+        try Self.decode(bytes[(firstDot + 1)..<secondDot], segment: "payload")
+    }
+
+    /// The raw r||s ES256 signature.
+    func signature() throws(JWSVerificationError) -> P256.Signing.ECDSASignature {
+        let raw = try Self.decode(bytes[(secondDot + 1)...], segment: "signature")
+        guard raw.count == 64, let signature = try? P256.Signing.ECDSASignature(rawRepresentation: raw) else {
+            throw .malformed("the ES256 signature is \(raw.count) bytes, a raw r||s signature has 64")
+        }
+        return signature
+    }
+
+    private static func decode(_ segment: ArraySlice<UInt8>, segment name: String) throws(JWSVerificationError) -> Data {
+        guard let data = Base64URL.decode(String(decoding: segment, as: UTF8.self)) else {
+            throw .malformed("the \(name) segment is not base64url")
+        }
+        return data
+    }
+}

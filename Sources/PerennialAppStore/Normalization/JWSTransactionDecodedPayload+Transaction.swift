@@ -1,0 +1,49 @@
+public import PerennialCore
+
+extension JWSTransactionDecodedPayload {
+    /// The signed transaction as a Core record.
+    ///
+    /// `source` says how the payload reached us (`.signedTransaction`, `.notificationV2`,
+    /// `.serverAPI`); `signedDate` is the version date. The transaction id, original transaction
+    /// id, product id, purchase date, signed date and environment are mandatory; each missing one
+    /// is a ``NormalizationError/missingField(field:record:)``.
+    public func transaction(source: EvidenceSource) throws(NormalizationError) -> Transaction {
+        let record = "signed transaction \(transactionId ?? "without id")"
+        func required<Value>(_ value: Value?, _ field: String) throws(NormalizationError) -> Value {
+            guard let value else { throw .missingField(field: field, record: record) }
+            return value
+        }
+        let transactionID = try required(transactionId.nonEmpty, "transactionId")
+        let originalTransactionID = try required(originalTransactionId.nonEmpty, "originalTransactionId")
+        let productID = try required(productId.nonEmpty, "productId")
+        let purchaseDate = try required(purchaseDate, "purchaseDate")
+        let signedDate = try required(signedDate, "signedDate")
+        let environment = try required(environment, "environment")
+
+        return Transaction(
+            transactionID: transactionID,
+            originalTransactionID: originalTransactionID,
+            webOrderLineItemID: webOrderLineItemId.nonEmpty,
+            bundleID: bundleId.nonEmpty,
+            productID: productID,
+            productType: type?.coreValue,
+            subscriptionGroupID: subscriptionGroupIdentifier.nonEmpty,
+            purchaseDate: purchaseDate,
+            originalPurchaseDate: originalPurchaseDate,
+            expiresDate: expiresDate,
+            quantity: quantity ?? 1,
+            ownership: inAppOwnershipType?.coreValue ?? .purchased,
+            reason: transactionReason?.coreValue,
+            offer: Offer.signed(type: offerType, identifier: offerIdentifier, discountType: offerDiscountType, period: offerPeriod),
+            isUpgraded: isUpgraded ?? false,
+            revocation: revocationDate.map {
+                Revocation(date: $0, reason: revocationReason?.coreValue, type: revocationType?.coreValue, percentage: revocationPercentage)
+            },
+            price: Money.from(milliUnits: price, currency: currency),
+            storefront: storefront.nonEmpty,
+            appAccountToken: appAccountToken,
+            environment: environment.coreValue,
+            provenance: Provenance(source: source, versionDate: signedDate, isSigned: true)
+        )
+    }
+}

@@ -1,0 +1,12 @@
+public import PerennialCore
+
+/// Apple's `billingPlanType` / `renewalBillingPlanType` of commitment plans, kept open.
+public struct BillingPlanType: OpenValue {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The whole commitment is billed at once.
+    public static let billedUpfront: Self = "BILLED_UPFRONT"
+    /// Billed monthly over the commitment.
+    public static let monthly: Self = "MONTHLY"
+}

@@ -1,0 +1,134 @@
+public import Foundation
+
+/// Reads the human-written catalog file (JSON; see docs/catalog.md) into a validated ``Catalog``.
+///
+/// The file format is deliberately separate from the ``Catalog`` type: it nests products inside
+/// their group in level order, lets a single-app catalog omit `bundleId` everywhere, and spells keys
+/// the way people write them. Core does no I/O, so callers pass the file's bytes.
+public enum CatalogLoader {
+    /// Decodes and validates a catalog file.
+    ///
+    /// - Throws: ``CatalogError/malformed(path:reason:)`` for JSON that does not have the documented
+    ///   shape, or the validation error of ``Catalog/init(apps:subscriptionGroups:products:entitlements:)``.
+    public static func load(json data: Data) throws(CatalogError) -> Catalog {
+        let file: CatalogFile
+        do {
+            file = try JSONDecoder().decode(CatalogFile.self, from: data)
+        } catch let error as DecodingError {
+            throw Self.describe(error)
+        } catch {
+            throw .malformed(path: "", reason: "\(error)")
+        }
+        return try file.catalog()
+    }
+
+    private static func describe(_ error: DecodingError) -> CatalogError {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            var text = ""
+            for key in codingPath {
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
+            }
+            return text
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .malformed(path: path(context.codingPath + [key]), reason: "required key is missing")
+        case .typeMismatch(let type, let context):
+            return .malformed(path: path(context.codingPath), reason: "expected \(type)")
+        case .valueNotFound(let type, let context):
+            return .malformed(path: path(context.codingPath), reason: "expected \(type), found null")
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { " (\($0.localizedDescription))" } ?? ""
+            return .malformed(path: path(context.codingPath), reason: context.debugDescription + underlying)
+        @unknown default:
+            return .malformed(path: "", reason: "\(error)")
+        }
+    }
+}
+
+/// The JSON shape of the catalog file (keys as documented in docs/catalog.md).
+private struct CatalogFile: Decodable {
+    struct AppEntry: Decodable {
+        var bundleId: String
+        var appAppleId: Int64?
+    }
+    struct GroupEntry: Decodable {
+        var id: String
+        var name: String?
+        var bundleId: String?
+        var products: [SubscriptionEntry]
+    }
+    struct SubscriptionEntry: Decodable {
+        var id: String
+        var level: Int
+        var duration: String
+    }
+    struct ProductEntry: Decodable {
+        var id: String
+        var type: String
+        var bundleId: String?
+        var duration: String?
+    }
+    struct EntitlementEntry: Decodable {
+        var id: String
+        var description: String?
+        var products: [String]
+    }
+
+    var apps: [AppEntry]
+    var subscriptionGroups: [GroupEntry]?
+    var products: [ProductEntry]?
+    var entitlements: [EntitlementEntry]?
+
+    func catalog() throws(CatalogError) -> Catalog {
+        let catalogApps = apps.map { App(bundleID: $0.bundleId, appAppleID: $0.appAppleId) }
+        // Duplicates are left for the catalog's own validation to name.
+        let bundleIDs = Set(catalogApps.map(\.bundleID))
+        func app(_ bundleID: String?, for item: String) throws(CatalogError) -> String {
+            if let bundleID { return bundleID }
+            guard bundleIDs.count == 1, let only = bundleIDs.first else {
+                if bundleIDs.isEmpty { throw .noApps }
+                throw .ambiguousApp(referencedBy: item)
+            }
+            return only
+        }
+
+        var groups: [SubscriptionGroup] = []
+        var catalogProducts: [Product] = []
+        for entry in subscriptionGroups ?? [] {
+            let bundleID = try app(entry.bundleId, for: "subscription group \"\(entry.id)\"")
+            let ranked = entry.products.enumerated().sorted { ($0.element.level, $0.offset) < ($1.element.level, $1.offset) }
+            groups.append(SubscriptionGroup(id: entry.id, name: entry.name, bundleID: bundleID, productIDs: ranked.map(\.element.id)))
+            for (_, product) in ranked {
+                guard product.level >= 1 else { throw .invalidLevel(productID: product.id, level: product.level) }
+                guard let duration = SubscriptionDuration(iso8601: product.duration) else {
+                    throw .invalidDuration(productID: product.id, text: product.duration)
+                }
+                catalogProducts.append(
+                    Product(
+                        id: product.id, type: .autoRenewable, bundleID: bundleID, subscriptionGroupID: entry.id,
+                        level: product.level, duration: duration))
+            }
+        }
+        for entry in products ?? [] {
+            let type = ProductType(rawValue: entry.type)
+            if type == .autoRenewable { throw .subscriptionOutsideGroup(productID: entry.id) }
+            var duration: SubscriptionDuration?
+            if let text = entry.duration {
+                guard type == .nonRenewing else { throw .unexpectedDuration(productID: entry.id) }
+                guard let parsed = SubscriptionDuration(iso8601: text) else { throw .invalidDuration(productID: entry.id, text: text) }
+                duration = parsed
+            }
+            let bundleID = try app(entry.bundleId, for: "product \"\(entry.id)\"")
+            catalogProducts.append(Product(id: entry.id, type: type, bundleID: bundleID, duration: duration))
+        }
+        let catalogEntitlements = (entitlements ?? []).map {
+            Entitlement(id: $0.id, description: $0.description, productIDs: $0.products)
+        }
+        return try Catalog(apps: catalogApps, subscriptionGroups: groups, products: catalogProducts, entitlements: catalogEntitlements)
+    }
+}

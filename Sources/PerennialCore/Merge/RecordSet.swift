@@ -1,0 +1,117 @@
+/// All the evidence merged for one app user: transactions keyed by transaction id, renewal infos
+/// keyed by original transaction id, each keeping its newest version.
+///
+/// Merging is commutative and idempotent — any order and any repetition of the same evidence gives
+/// an equal `RecordSet` — because every record version is placed by a total order (see
+/// ``Provenance``) and the layout (ledgers sorted by original transaction id, transactions by
+/// purchase date) depends only on the records kept, never on arrival order.
+public struct RecordSet: Hashable, Sendable, Codable {
+    /// One ledger per original transaction id, sorted by that id.
+    public private(set) var ledgers: [SubscriptionLedger]
+    /// Position of each ledger in `ledgers`.
+    private var ledgerPositions: [String: Int]
+    /// The original transaction id under which each transaction id is stored.
+    private var owners: [String: String]
+
+    /// An empty set.
+    public init() {
+        ledgers = []
+        ledgerPositions = [:]
+        owners = [:]
+    }
+
+    /// The set holding exactly the merge of `evidence`.
+    public init(_ evidence: EvidenceRecords) {
+        self.init()
+        merge(evidence)
+    }
+
+    /// Merges more evidence; older versions of records already held are ignored.
+    public mutating func merge(_ evidence: EvidenceRecords) {
+        for transaction in evidence.transactions { merge(transaction) }
+        for info in evidence.renewalInfos { merge(info) }
+    }
+
+    /// The set with `evidence` merged in.
+    public func merging(_ evidence: EvidenceRecords) -> RecordSet {
+        var copy = self
+        copy.merge(evidence)
+        return copy
+    }
+
+    /// Merges one transaction version.
+    public mutating func merge(_ transaction: Transaction) {
+        if let owner = owners[transaction.transactionID], let position = ledgerPositions[owner],
+            let stored = ledgers[position].transaction(id: transaction.transactionID)
+        {
+            guard transaction.supersedes(stored) else { return }
+            if owner != transaction.originalTransactionID {
+                ledgers[position].remove(transactionID: transaction.transactionID)
+                removeLedgerIfEmpty(owner)
+            }
+        }
+        owners[transaction.transactionID] = transaction.originalTransactionID
+        let position = ledgerPosition(creating: transaction.originalTransactionID)
+        ledgers[position].store(transaction)
+    }
+
+    /// Merges one renewal info version.
+    public mutating func merge(_ info: RenewalInfo) {
+        let position = ledgerPosition(creating: info.originalTransactionID)
+        ledgers[position].merge(info)
+    }
+
+    /// The newest version of a transaction.
+    public func transaction(id: String) -> Transaction? {
+        guard let owner = owners[id], let position = ledgerPositions[owner] else { return nil }
+        return ledgers[position].transaction(id: id)
+    }
+
+    /// The ledger of one original transaction id.
+    public func ledger(originalTransactionID: String) -> SubscriptionLedger? {
+        ledgerPositions[originalTransactionID].map { ledgers[$0] }
+    }
+
+    /// Every record held, in a deterministic order: what storage persists and ``init(_:)`` restores.
+    public var evidence: EvidenceRecords {
+        EvidenceRecords(transactions: ledgers.flatMap(\.transactions), renewalInfos: ledgers.compactMap(\.renewalInfo))
+    }
+
+    private mutating func ledgerPosition(creating originalTransactionID: String) -> Int {
+        if let position = ledgerPositions[originalTransactionID] { return position }
+        var low = 0
+        var high = ledgers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ledgers[middle].originalTransactionID < originalTransactionID { low = middle + 1 } else { high = middle }
+        }
+        ledgers.insert(SubscriptionLedger(originalTransactionID: originalTransactionID), at: low)
+        reindex(from: low)
+        return low
+    }
+
+    private mutating func removeLedgerIfEmpty(_ originalTransactionID: String) {
+        guard let position = ledgerPositions[originalTransactionID], ledgers[position].isEmpty else { return }
+        ledgers.remove(at: position)
+        ledgerPositions[originalTransactionID] = nil
+        reindex(from: position)
+    }
+
+    private mutating func reindex(from start: Int) {
+        for position in start..<ledgers.count {
+            ledgerPositions[ledgers[position].originalTransactionID] = position
+        }
+    }
+
+    public static func == (lhs: RecordSet, rhs: RecordSet) -> Bool { lhs.ledgers == rhs.ledgers }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ledgers) }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(try EvidenceRecords(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try evidence.encode(to: encoder)
+    }
+}

@@ -1,0 +1,60 @@
+/// Everything merged about one original transaction: its transactions in purchase order and the
+/// newest renewal info.
+///
+/// For an auto-renewable subscription this is the subscription's whole history; for a one-time
+/// purchase it is that purchase (plus any restore of it, in legacy receipts). Transactions are
+/// kept sorted at merge time so that deriving a view — far more frequent than merging — never
+/// sorts.
+public struct SubscriptionLedger: Hashable, Sendable {
+    public let originalTransactionID: String
+    /// Sorted by purchase date, then transaction id.
+    public private(set) var transactions: [Transaction]
+    public private(set) var renewalInfo: RenewalInfo?
+    /// Facts about the history that do not depend on the instant asked about, computed when a
+    /// transaction is stored so that deriving a view never walks the history.
+    private(set) var summary = HistorySummary()
+
+    init(originalTransactionID: String) {
+        self.originalTransactionID = originalTransactionID
+        self.transactions = []
+        self.renewalInfo = nil
+    }
+
+    var isEmpty: Bool { transactions.isEmpty && renewalInfo == nil }
+
+    /// The stored version of a transaction, if any.
+    func transaction(id: String) -> Transaction? {
+        transactions.first { $0.transactionID == id }
+    }
+
+    /// Stores `transaction`, replacing the version with the same id.
+    mutating func store(_ transaction: Transaction) {
+        remove(transactionID: transaction.transactionID)
+        let key = (transaction.purchaseDate, transaction.transactionID)
+        var low = 0
+        var high = transactions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if (transactions[middle].purchaseDate, transactions[middle].transactionID) < key {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        transactions.insert(transaction, at: low)
+        summary = HistorySummary(transactions)
+    }
+
+    mutating func remove(transactionID: String) {
+        if let index = transactions.firstIndex(where: { $0.transactionID == transactionID }) {
+            transactions.remove(at: index)
+            summary = HistorySummary(transactions)
+        }
+    }
+
+    /// Keeps `info` if it is newer than the stored version.
+    mutating func merge(_ info: RenewalInfo) {
+        if let current = renewalInfo, !info.supersedes(current) { return }
+        renewalInfo = info
+    }
+}

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import PerennialAppStore
+import PerennialCore
+
+/// `perennial jws …`: App Store signed data (transactions, renewal infos, notifications).
+struct JWSCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jws",
+        abstract: "Verify or decode App Store JWS (signed transactions, renewal infos, V2 notifications).",
+        subcommands: [JWSVerifyCommand.self, JWSDecodeCommand.self]
+    )
+}
+
+/// `perennial jws decode FILE|-`
+struct JWSDecodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Print a JWS payload as JSON, nested JWS decoded, WITHOUT verifying anything."
+    )
+
+    @Argument(help: "The compact JWS file, or - for standard input.")
+    var input: String
+
+    func run() async throws {
+        let compact = try InputFile.text(input)
+        let payload = try await SignedPayloadJSON.expand(JWSDecoding.decodeUnverified(compact).payload) { nested in
+            try JWSDecoding.decodeUnverified(nested).payload
+        }
+        try JSONOutput.print(jsonObject: payload)
+    }
+}
+
+/// `perennial jws verify FILE|- --root FILE… [--bundle-id ID --environment E [--app-apple-id N]] [--at signed|now]`
+struct JWSVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify a JWS against trusted roots and print its payload as JSON (nested JWS verified and decoded).",
+        discussion: """
+            Exits 0 and prints the payload when the signature, the certificate chain (with Apple's \
+            marker extensions) and, when given, the bundle id and environment check out; otherwise \
+            prints the reason on standard error and exits 1.
+            """
+    )
+
+    enum ValidationInstant: String, ExpressibleByArgument {
+        case signed, now
+    }
+
+    @Argument(help: "The compact JWS file, or - for standard input.")
+    var input: String
+
+    @Option(name: .customLong("root"), help: "A trusted root certificate (DER or PEM); repeatable.")
+    var roots: [String]
+
+    @Option(name: .customLong("bundle-id"), help: "The bundle id the payload must belong to.")
+    var bundleID: String?
+
+    @Option(help: "The environment the payload must come from: Production, Sandbox, Xcode, LocalTesting.")
+    var environment: String?
+
+    @Option(name: .customLong("app-apple-id"), help: "The app's Apple id, checked on production notifications.")
+    var appAppleID: Int64?
+
+    @Option(help: "Validate the certificate chain at the payload's signedDate (signed) or now.")
+    var at: ValidationInstant = .signed
+
+    func validate() throws {
+        guard !roots.isEmpty else { throw ValidationError("at least one --root is required") }
+        guard (bundleID == nil) == (environment == nil) else {
+            throw ValidationError("--bundle-id and --environment go together")
+        }
+    }
+
+    func run() async throws {
+        let compact = try InputFile.text(input)
+        let trusted = try TrustedRoots.load(paths: roots)
+        let time: JWSValidationTime = at == .now ? .instant(Date()) : .signedDate
+        do {
+            let payload: Data
+            if let bundleID, let environment {
+                let verifier = try SignedDataVerifier(
+                    trustedRoots: trusted,
+                    bundleID: bundleID,
+                    environment: AppStoreEnvironment(rawValue: environment),
+                    appAppleID: appAppleID
+                )
+                payload = try await SignedPayloadKind.verify(compact, with: verifier, at: time)
+            } else {
+                payload = try await JWSVerifier(trustedRoots: trusted).verify(compact, at: time).payload
+            }
+            let jws = JWSVerifier(trustedRoots: trusted)
+            let expanded = try await SignedPayloadJSON.expand(payload) { nested in
+                try await jws.verify(nested, at: time).payload
+            }
+            try JSONOutput.print(jsonObject: expanded)
+        } catch {
+            FileHandle.standardError.write(Data("rejected: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Which typed check applies to a payload, recognised from its keys.
+enum SignedPayloadKind {
+    static func verify(_ compact: String, with verifier: SignedDataVerifier, at time: JWSValidationTime) async throws -> Data {
+        let keys = try SignedPayloadJSON.keys(of: JWSDecoding.decodeUnverified(compact).payload)
+        if keys.contains("notificationType") {
+            _ = try await verifier.verifyNotification(compact, at: time)
+        } else if keys.contains("transactionId") {
+            _ = try await verifier.verifyTransaction(compact, at: time)
+        } else if keys.contains("receiptType") {
+            _ = try await verifier.verifyAppTransaction(compact, at: time)
+        } else {
+            _ = try await verifier.verifyRenewalInfo(compact, at: time)
+        }
+        return try JWSDecoding.decodeUnverified(compact).payload
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import PerennialCore
+import Testing
+
+private typealias F = Fixture
+
+@Suite("Merging versions of records")
+struct MergeTests {
+    private let original = F.transaction("1000", purchased: 0, expires: 30, reason: .purchase)
+    private let refunded = F.transaction(
+        "1000", purchased: 0, expires: 30, reason: .purchase,
+        revocation: Revocation(date: F.day(10), reason: .other, type: .refundFull), signed: F.day(10))
+
+    @Test("the newer signedDate wins, whatever arrives first")
+    func newerWins() {
+        let forward = RecordSet(EvidenceRecords(transactions: [original, refunded]))
+        let backward = RecordSet(EvidenceRecords(transactions: [refunded, original]))
+        #expect(forward == backward)
+        #expect(forward.transaction(id: "1000")?.revocation?.date == F.day(10))
+        #expect(forward.ledgers.count == 1)
+        #expect(forward.ledgers[0].transactions.count == 1)
+    }
+
+    @Test("a refund reversal is a newer version without revocation")
+    func reversal() {
+        let reversed = F.transaction("1000", purchased: 0, expires: 30, reason: .purchase, signed: F.day(20))
+        let records = RecordSet(EvidenceRecords(transactions: [reversed, refunded, original]))
+        #expect(records.transaction(id: "1000")?.revocation == nil)
+        #expect(records.transaction(id: "1000")?.provenance.versionDate == F.day(20))
+    }
+
+    @Test("at the same instant a signed version beats a legacy answer; a later legacy answer beats an older signature")
+    func signedAgainstLegacy() {
+        var legacyTwin = refunded
+        legacyTwin.revocation = nil
+        legacyTwin.provenance = Provenance(source: .verifyReceipt, versionDate: F.day(10), isSigned: false)
+        #expect(RecordSet(EvidenceRecords(transactions: [legacyTwin, refunded])).transaction(id: "1000") == refunded)
+        #expect(RecordSet(EvidenceRecords(transactions: [refunded, legacyTwin])).transaction(id: "1000") == refunded)
+
+        var laterLegacy = legacyTwin
+        laterLegacy.provenance.versionDate = F.day(11)
+        #expect(RecordSet(EvidenceRecords(transactions: [refunded, laterLegacy])).transaction(id: "1000") == laterLegacy)
+    }
+
+    @Test("renewal info: the newest signedDate wins")
+    func renewalInfoNewestWins() {
+        let on = F.renewalInfo(signed: F.day(1))
+        let off = F.renewalInfo(willRenew: false, signed: F.day(2))
+        let records = RecordSet(EvidenceRecords(renewalInfos: [off, on]))
+        #expect(records.ledger(originalTransactionID: "1000")?.renewalInfo == off)
+    }
+
+    @Test("transactions are kept in purchase order and ledgers in original-id order")
+    func ordering() {
+        let evidence = EvidenceRecords(transactions: [
+            F.transaction("1002", purchased: 60, expires: 90),
+            F.transaction("9000", original: "9000", purchased: 0, expires: 30, reason: .purchase),
+            F.transaction("1001", purchased: 30, expires: 60),
+            original,
+        ])
+        let records = RecordSet(evidence)
+        #expect(records.ledgers.map(\.originalTransactionID) == ["1000", "9000"])
+        #expect(records.ledgers[0].transactions.map(\.transactionID) == ["1000", "1001", "1002"])
+        #expect(records.evidence.transactions.count == 4)
+    }
+
+    @Test("a record set survives encoding")
+    func codable() throws {
+        let records = RecordSet(EvidenceRecords(transactions: [original, refunded], renewalInfos: [F.renewalInfo(signed: F.day(1))]))
+        let decoded = try JSONDecoder().decode(RecordSet.self, from: JSONEncoder().encode(records))
+        #expect(decoded == records)
+    }
+}
