@@ -60,6 +60,7 @@ let package = Package(
                 "PerennialCore",
                 "PerennialAppStore",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Benchmarks/perennial-bench",
             swiftSettings: swiftSettings
@@ -81,6 +82,17 @@ let package = Package(
                 "PerennialAppStore",
                 "PerennialTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PerennialCLITests",
+            dependencies: [
+                "perennial",
+                "PerennialAppStore",
+                "PerennialTestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],

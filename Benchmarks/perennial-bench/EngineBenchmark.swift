@@ -5,7 +5,7 @@ import PerennialCore
 /// 12 renewals, and five subscriptions with 100 renewals each. Baselines taken in the same run
 /// (walking the same records) show how far the engine is from the cost of merely touching them.
 enum EngineBenchmark {
-    static func run() -> [BenchmarkRow] {
+    static func run() async -> [BenchmarkRow] {
         let engine = SubscriberEngine(catalog: catalog)
         let small = records(subscriptions: 1, renewals: 12)
         let large = records(subscriptions: 5, renewals: 100)
@@ -18,18 +18,18 @@ enum EngineBenchmark {
         // The walks' results feed a checksum checked at the end, so the optimizer cannot drop them.
         var checksum = 0.0
         let rows = [
-            measure("baseline: walk 1 sub × 13 transactions", iterations: 1_000_000) {
+            await measure("baseline: walk 1 sub × 13 transactions", iterations: 1_000_000) {
                 checksum += walk(small).timeIntervalSince1970
             },
-            measure("view: 1 sub × 13 transactions", iterations: 1_000_000, note: "target ≥ 500,000 views/s") {
+            await measure("view: 1 sub × 13 transactions", iterations: 1_000_000, note: "target ≥ 500,000 views/s") {
                 blackHole(engine.view(of: small, at: smallNow))
             },
-            measure("baseline: walk 5 subs × 101 transactions", iterations: 20_000) {
+            await measure("baseline: walk 5 subs × 101 transactions", iterations: 20_000) {
                 checksum += walk(large).timeIntervalSince1970
             },
-            measure("view: 5 subs × 101 transactions", iterations: 20_000) { blackHole(engine.view(of: large, at: largeNow)) },
-            measure("merge: 13 transactions + renewal info", iterations: 20_000) { blackHole(RecordSet(smallEvidence)) },
-            measure("events: renewal between two views", iterations: 100_000) {
+            await measure("view: 5 subs × 101 transactions", iterations: 20_000) { blackHole(engine.view(of: large, at: largeNow)) },
+            await measure("merge: 13 transactions + renewal info", iterations: 20_000) { blackHole(RecordSet(smallEvidence)) },
+            await measure("events: renewal between two views", iterations: 100_000) {
                 blackHole(engine.events(from: previous, to: current))
             },
         ]

@@ -16,7 +16,7 @@ struct PerennialBench {
         }
         for suite in requested.isEmpty ? suites : requested {
             switch suite {
-            case "engine": printTable("Subscription engine: subscriber views", EngineBenchmark.run())
+            case "engine": printTable("Subscription engine: subscriber views", await EngineBenchmark.run())
             case "jws": printTable("JWS verification (Apple-shaped chain: P-384 root and intermediate, P-256 leaf)", try await JWSBenchmark.run())
             default: printTable("PKCS#7 app receipts", try await ReceiptBenchmark.run())
             }

@@ -23,7 +23,7 @@ enum ReceiptBenchmark {
         let preParsed = try AppReceiptParser.parse(small)
 
         var rows: [BenchmarkRow] = []
-        let baseline = try measure("signature check only, pre-parsed (RSA-2048, SHA-256)", iterations: 2000, note: "baseline") {
+        let baseline = try await measure("signature check only, pre-parsed (RSA-2048, SHA-256)", iterations: 2000, note: "baseline") {
             _ = try verifier.verifySignature(of: preParsed)
         }
         rows.append(baseline)
@@ -32,44 +32,25 @@ enum ReceiptBenchmark {
             row.note = String(format: "%.2f× baseline", row.microsecondsPerOperation / baseline.microsecondsPerOperation)
             return row
         }
-        rows.append(relative(try measure("parse only, 1 in-app (\(small.count) B)", iterations: 5000) {
+        rows.append(relative(try await measure("parse only, 1 in-app (\(small.count) B)", iterations: 5000) {
             _ = try AppReceiptParser.parse(small)
         }))
-        rows.append(relative(try measure("parse only, 50 in-app (\(large.count) B)", iterations: 1000) {
+        rows.append(relative(try await measure("parse only, 50 in-app (\(large.count) B)", iterations: 1000) {
             _ = try AppReceiptParser.parse(large)
         }))
-        rows.append(relative(try measure("parse + signature, 1 in-app, SHA-256", iterations: 2000) {
+        rows.append(relative(try await measure("parse + signature, 1 in-app, SHA-256", iterations: 2000) {
             _ = try verifier.verifySignature(of: AppReceiptParser.parse(small))
         }))
-        rows.append(relative(try measure("parse + signature, 1 in-app, SHA-1", iterations: 2000) {
+        rows.append(relative(try await measure("parse + signature, 1 in-app, SHA-1", iterations: 2000) {
             _ = try verifier.verifySignature(of: AppReceiptParser.parse(smallSHA1))
         }))
-        rows.append(relative(try await measureAsync("parse + full verify (signature + chain), 1 in-app", iterations: 500) {
+        rows.append(relative(try await measure("parse + full verify (signature + chain), 1 in-app", iterations: 500) {
             _ = try await verifier.verify(bytes: small)
         }))
-        rows.append(relative(try await measureAsync("parse + full verify (signature + chain), 50 in-app", iterations: 500) {
+        rows.append(relative(try await measure("parse + full verify (signature + chain), 50 in-app", iterations: 500) {
             _ = try await verifier.verify(bytes: large)
         }))
         return rows
-    }
-
-    /// `measure` for an async body (the chain verifier of swift-certificates is async): same
-    /// warm-up and minimum-of-rounds rule.
-    private static func measureAsync(
-        _ name: String,
-        iterations: Int,
-        rounds: Int = 5,
-        _ body: () async throws -> Void
-    ) async rethrows -> BenchmarkRow {
-        for _ in 0..<max(1, iterations / 10) { try await body() }
-        var best = Double.infinity
-        for _ in 0..<rounds {
-            let start = ContinuousClock.now
-            for _ in 0..<iterations { try await body() }
-            let elapsed = ContinuousClock.now - start
-            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        }
-        return BenchmarkRow(name: name, iterations: iterations, secondsTotal: best)
     }
 
     private static func receipt(purchases: Int, creation: Date) -> AppReceipt {

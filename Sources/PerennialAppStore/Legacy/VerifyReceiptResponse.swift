@@ -67,10 +67,17 @@ public struct VerifyReceiptResponse: Codable, Hashable, Sendable {
 
     /// Apple's retry flag, whichever spelling carried it; false when absent.
     public var isRetryable: Bool {
-        is_retryable ?? is_retryable_hyphenated ?? false
+        Self.retryFlag(is_retryable, hyphenated: is_retryable_hyphenated)
     }
 
-    private enum CodingKeys: String, CodingKey {
+    /// The one reading of the two spellings, shared with ``Head`` so the client that classifies an
+    /// answer and the model that stores it never disagree about retrying.
+    static func retryFlag(_ underscored: Bool?, hyphenated: Bool?) -> Bool {
+        underscored ?? hyphenated ?? false
+    }
+
+    /// Internal rather than private so ``Head`` reads the very same key spellings.
+    enum CodingKeys: String, CodingKey {
         case status, environment, receipt, latest_receipt, latest_receipt_info, latest_expired_receipt_info
         case pending_renewal_info, is_retryable, exception, auto_renew_status, auto_renew_product_id
         case expiration_intent, is_in_billing_retry_period, cancellation_reason

@@ -8,15 +8,11 @@ extension JWSRenewalInfoDecodedPayload {
     /// than 0 or 1 is ``NormalizationError/invalidValue(field:value:record:)``.
     public func renewalInfo(source: EvidenceSource) throws(NormalizationError) -> RenewalInfo {
         let record = "signed renewal info \(originalTransactionId ?? "without original transaction id")"
-        func required<Value>(_ value: Value?, _ field: String) throws(NormalizationError) -> Value {
-            guard let value else { throw .missingField(field: field, record: record) }
-            return value
-        }
-        let originalTransactionID = try required(originalTransactionId.nonEmpty, "originalTransactionId")
-        let productID = try required(productId.nonEmpty, "productId")
-        let autoRenewStatus = try required(autoRenewStatus, "autoRenewStatus")
-        let signedDate = try required(signedDate, "signedDate")
-        let environment = try required(environment, "environment")
+        let originalTransactionID = try originalTransactionId.nonEmpty.required("originalTransactionId", record: record)
+        let productID = try productId.nonEmpty.required("productId", record: record)
+        let autoRenewStatus = try autoRenewStatus.required("autoRenewStatus", record: record)
+        let signedDate = try signedDate.required("signedDate", record: record)
+        let environment = try environment.required("environment", record: record)
 
         return RenewalInfo(
             originalTransactionID: originalTransactionID,

@@ -9,16 +9,12 @@ extension JWSTransactionDecodedPayload {
     /// is a ``NormalizationError/missingField(field:record:)``.
     public func transaction(source: EvidenceSource) throws(NormalizationError) -> Transaction {
         let record = "signed transaction \(transactionId ?? "without id")"
-        func required<Value>(_ value: Value?, _ field: String) throws(NormalizationError) -> Value {
-            guard let value else { throw .missingField(field: field, record: record) }
-            return value
-        }
-        let transactionID = try required(transactionId.nonEmpty, "transactionId")
-        let originalTransactionID = try required(originalTransactionId.nonEmpty, "originalTransactionId")
-        let productID = try required(productId.nonEmpty, "productId")
-        let purchaseDate = try required(purchaseDate, "purchaseDate")
-        let signedDate = try required(signedDate, "signedDate")
-        let environment = try required(environment, "environment")
+        let transactionID = try transactionId.nonEmpty.required("transactionId", record: record)
+        let originalTransactionID = try originalTransactionId.nonEmpty.required("originalTransactionId", record: record)
+        let productID = try productId.nonEmpty.required("productId", record: record)
+        let purchaseDate = try purchaseDate.required("purchaseDate", record: record)
+        let signedDate = try signedDate.required("signedDate", record: record)
+        let environment = try environment.required("environment", record: record)
 
         return Transaction(
             transactionID: transactionID,

@@ -12,18 +12,10 @@ struct LegacyRecordContext {
     /// A transaction row as a Core transaction. The product type stays nil: legacy rows do not
     /// state it, and an expiry date does not prove an auto-renewable (the engine uses the catalog).
     func transaction(_ row: LegacyInAppTransaction, record: String) throws(NormalizationError) -> Transaction {
-        guard let transactionID = row.transaction_id.nonEmpty else {
-            throw .missingField(field: "transaction_id", record: record)
-        }
-        guard let originalTransactionID = row.original_transaction_id.nonEmpty else {
-            throw .missingField(field: "original_transaction_id", record: record)
-        }
-        guard let productID = row.product_id.nonEmpty else {
-            throw .missingField(field: "product_id", record: record)
-        }
-        guard let purchaseDate = row.purchase_date_ms else {
-            throw .missingField(field: "purchase_date_ms", record: record)
-        }
+        let transactionID = try row.transaction_id.nonEmpty.required("transaction_id", record: record)
+        let originalTransactionID = try row.original_transaction_id.nonEmpty.required("original_transaction_id", record: record)
+        let productID = try row.product_id.nonEmpty.required("product_id", record: record)
+        let purchaseDate = try row.purchase_date_ms.required("purchase_date_ms", record: record)
         return Transaction(
             transactionID: transactionID,
             originalTransactionID: originalTransactionID,
@@ -55,15 +47,9 @@ struct LegacyRecordContext {
     /// A `pending_renewal_info` element as Core renewal info. `price_increase_status` wins over
     /// the older `price_consent_status` when both are present.
     func renewalInfo(_ info: LegacyPendingRenewalInfo, record: String) throws(NormalizationError) -> RenewalInfo {
-        guard let originalTransactionID = info.original_transaction_id.nonEmpty else {
-            throw .missingField(field: "original_transaction_id", record: record)
-        }
-        guard let productID = info.product_id.nonEmpty else {
-            throw .missingField(field: "product_id", record: record)
-        }
-        guard let autoRenewStatus = info.auto_renew_status else {
-            throw .missingField(field: "auto_renew_status", record: record)
-        }
+        let originalTransactionID = try info.original_transaction_id.nonEmpty.required("original_transaction_id", record: record)
+        let productID = try info.product_id.nonEmpty.required("product_id", record: record)
+        let autoRenewStatus = try info.auto_renew_status.required("auto_renew_status", record: record)
         return RenewalInfo(
             originalTransactionID: originalTransactionID,
             productID: productID,

@@ -8,6 +8,15 @@ extension Optional where Wrapped == String {
     }
 }
 
+extension Optional {
+    /// The value of a mandatory field, or the ``NormalizationError/missingField(field:record:)``
+    /// naming it: one spelling of "required" for every normalizer, so their errors read alike.
+    func required(_ field: String, record: String) throws(NormalizationError) -> Wrapped {
+        guard let self else { throw .missingField(field: field, record: record) }
+        return self
+    }
+}
+
 extension Money {
     /// A price only when Apple gave both the amount and its currency.
     static func from(milliUnits: Int64?, currency: String?) -> Money? {
@@ -25,8 +34,10 @@ extension Offer {
         return Offer(type: type.coreValue, id: identifier.nonEmpty, paymentMode: discountType?.coreValue, period: period.nonEmpty)
     }
 
-    /// The offer of a legacy row, from the flags and names Apple gives there. Legacy data never
-    /// states the payment mode except for free trials, so other modes stay nil rather than guessed.
+    /// The offer of a legacy row — verifyReceipt or V1 JSON, or a receipt's in-app record, which
+    /// has no offer code name (pass nil) — from the flags and names Apple gives there. Legacy data
+    /// never states the payment mode except for free trials, so other modes stay nil rather than
+    /// guessed.
     static func legacy(
         isTrialPeriod: Bool?, isInIntroOfferPeriod: Bool?, offerCodeRefName: String?, promotionalOfferID: String?
     ) -> Offer? {

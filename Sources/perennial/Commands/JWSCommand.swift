@@ -107,10 +107,11 @@ enum SignedPayloadKind {
         let keys = try SignedPayloadJSON.keys(of: JWSDecoding.decodeUnverified(compact).payload)
         if keys.contains("notificationType") {
             _ = try await verifier.verifyNotification(compact, at: time)
-        } else if keys.contains("transactionId") {
-            _ = try await verifier.verifyTransaction(compact, at: time)
         } else if keys.contains("receiptType") {
             _ = try await verifier.verifyAppTransaction(compact, at: time)
+        } else if keys.contains("bundleId") {
+            // Transactions carry their bundle id; renewal infos do not.
+            _ = try await verifier.verifyTransaction(compact, at: time)
         } else {
             _ = try await verifier.verifyRenewalInfo(compact, at: time)
         }

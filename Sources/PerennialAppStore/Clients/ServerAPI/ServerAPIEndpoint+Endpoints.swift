@@ -13,12 +13,16 @@ extension ServerAPIEndpoint {
     }
 
     /// Get Transaction History (v2): `GET /inApps/v2/history/{transactionId}`, paginated by revision.
+    /// The filters are the wire model's, so the query parameters are spelled in one place.
     public static func transactionHistory(
-        transactionID: String, revision: String? = nil, query: TransactionHistoryQuery = TransactionHistoryQuery()
+        transactionID: String, revision: String? = nil, query: TransactionHistoryRequest = TransactionHistoryRequest()
     ) -> Self {
-        var items = query.queryItems
-        if let revision { items.insert(URLQueryItem(name: "revision", value: revision), at: 0) }
-        return Self(method: .get, path: encodedPath("inApps", "v2", "history", transactionID), queryItems: items, pagination: .revision)
+        Self(
+            method: .get,
+            path: encodedPath("inApps", "v2", "history", transactionID),
+            queryItems: query.queryItems(revision: revision),
+            pagination: .revision
+        )
     }
 
     /// Get Transaction Info: `GET /inApps/v1/transactions/{transactionId}`.

@@ -53,7 +53,7 @@ public struct VerifyReceiptClient: Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.withoutEscapingSlashes]
             body = try encoder.encode(
-                RequestBody(receiptData: receiptData, password: password, excludeOldTransactions: excludeOldTransactions))
+                VerifyReceiptRequest(receipt_data: receiptData, password: password, exclude_old_transactions: excludeOldTransactions))
         } catch {
             throw .requestEncoding(String(describing: error))
         }
@@ -108,18 +108,5 @@ public struct VerifyReceiptClient: Sendable {
             headers: ["Content-Type": "application/json", "Accept": "application/json"],
             body: body
         )
-    }
-
-    /// The request document (reference §2.1).
-    private struct RequestBody: Encodable {
-        let receiptData: String
-        let password: String?
-        let excludeOldTransactions: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case receiptData = "receipt-data"
-            case password
-            case excludeOldTransactions = "exclude-old-transactions"
-        }
     }
 }

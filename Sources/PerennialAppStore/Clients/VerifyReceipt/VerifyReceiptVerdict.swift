@@ -18,36 +18,34 @@ enum VerifyReceiptVerdict: Sendable, Equatable {
             self = .transient(.httpStatus(response.status, bodyExcerpt: Self.excerpt(of: response.body)))
             return
         }
-        guard let probe = try? JSONDecoder().decode(VerifyReceiptStatusProbe.self, from: response.body) else {
+        guard let head = try? JSONDecoder().decode(VerifyReceiptResponse.Head.self, from: response.body) else {
             self = .transient(.unreadableBody(bodyExcerpt: Self.excerpt(of: response.body)))
             return
         }
-        self = Self.classify(status: probe.status, isRetryable: probe.isRetryable, from: endpoint)
+        self = Self.classify(head.status, isRetryable: head.isRetryable, from: endpoint)
     }
 
-    /// Classifies a decoded status.
-    static func classify(status: Int, isRetryable: Bool, from endpoint: VerifyReceiptEndpoint) -> Self {
+    /// Classifies a decoded status with the status type's own rules (what carries a receipt, where
+    /// a redirect goes, what is worth retrying), adding only what the client does about the rest.
+    static func classify(_ status: VerifyReceiptStatus, isRetryable: Bool, from endpoint: VerifyReceiptEndpoint) -> Self {
+        if status.carriesReceipt { return .answered(status: status.rawValue) }
+        if let target = status.redirectEnvironment {
+            // 21007 from sandbox or 21008 from production points back at the endpoint that said it.
+            let other: VerifyReceiptEndpoint = endpoint == .production ? .sandbox : .production
+            return target == other.environment
+                ? .redirect(to: other, status: status.rawValue)
+                : .rejected(.unexpectedStatus(status.rawValue))
+        }
+        if status.isRetryable(retryableFlag: isRetryable) { return .transient(.status(status.rawValue)) }
         switch status {
-        case 0, 21006:
-            return .answered(status: status)
-        case 21007 where endpoint == .production:
-            return .redirect(to: .sandbox, status: status)
-        case 21008 where endpoint == .sandbox:
-            return .redirect(to: .production, status: status)
-        case 21002, 21005, 21009:
-            return .transient(.status(status))
-        case 21100...21199:
-            return isRetryable ? .transient(.status(status)) : .rejected(.internalErrorNotRetryable(status: status))
-        case 21000:
-            return .rejected(.requestUnreadable)
-        case 21003:
-            return .rejected(.receiptNotAuthenticated)
-        case 21004:
-            return .rejected(.sharedSecretMismatch)
-        case 21010:
-            return .rejected(.accountNotFound)
+        case .unreadableRequest: return .rejected(.requestUnreadable)
+        case .notAuthenticated: return .rejected(.receiptNotAuthenticated)
+        case .sharedSecretMismatch: return .rejected(.sharedSecretMismatch)
+        case .accountNotFound: return .rejected(.accountNotFound)
         default:
-            return .rejected(.unexpectedStatus(status))
+            return status.isInternalDataAccessRange
+                ? .rejected(.internalErrorNotRetryable(status: status.rawValue))
+                : .rejected(.unexpectedStatus(status.rawValue))
         }
     }
 

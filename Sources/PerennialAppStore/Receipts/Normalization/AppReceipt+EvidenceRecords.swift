@@ -33,9 +33,10 @@ extension AppReceipt {
                 originalPurchaseDate: purchase.originalPurchaseDate,
                 expiresDate: purchase.expiresDate,
                 quantity: purchase.quantity ?? 1,
-                offer: ReceiptOffer.offer(
+                offer: Offer.legacy(
                     isTrialPeriod: purchase.isTrialPeriod,
                     isInIntroOfferPeriod: purchase.isInIntroOfferPeriod,
+                    offerCodeRefName: nil,
                     promotionalOfferID: purchase.promotionalOfferID
                 ),
                 revocation: purchase.cancellationDate.map { Revocation(date: $0, reason: nil) },

@@ -22,9 +22,10 @@ extension TransactionReceipt {
             originalPurchaseDate: info.originalPurchaseDate,
             expiresDate: info.expiresDate,
             quantity: info.quantity ?? 1,
-            offer: ReceiptOffer.offer(
+            offer: Offer.legacy(
                 isTrialPeriod: info.isTrialPeriod,
                 isInIntroOfferPeriod: info.isInIntroOfferPeriod,
+                offerCodeRefName: nil,
                 promotionalOfferID: nil
             ),
             environment: appStoreEnvironment,

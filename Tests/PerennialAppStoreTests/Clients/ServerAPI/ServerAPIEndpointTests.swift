@@ -24,10 +24,10 @@ struct ServerAPIEndpointTests {
         Case(name: "transaction history filtered",
              endpoint: .transactionHistory(
                 transactionID: "1000", revision: "rev+1/=",
-                query: TransactionHistoryQuery(
+                query: TransactionHistoryRequest(
                     startDate: Date(timeIntervalSince1970: 1_698_148_900), endDate: Date(timeIntervalSince1970: 1_698_148_950.5),
-                    productIDs: ["com.a", "com.b"], productTypes: ["AUTO_RENEWABLE", "CONSUMABLE"], sort: "DESCENDING",
-                    subscriptionGroupIdentifiers: ["g1"], inAppOwnershipType: "FAMILY_SHARED", revoked: false)),
+                    productIds: ["com.a", "com.b"], productTypes: [.autoRenewable, .consumable], sort: .descending,
+                    subscriptionGroupIdentifiers: ["g1"], inAppOwnershipType: .familyShared, revoked: false)),
              method: .get,
              url: "https://api.test/inApps/v2/history/1000?revision=rev%2B1%2F%3D&startDate=1698148900000&endDate=1698148950500"
                 + "&productId=com.a&productId=com.b&productType=AUTO_RENEWABLE&productType=CONSUMABLE&sort=DESCENDING"
@@ -83,7 +83,7 @@ struct ServerAPIEndpointTests {
 
     @Test func nextPageReplacesTheCursorAndKeepsTheFilters() {
         let first = ServerAPIEndpoint.transactionHistory(
-            transactionID: "1", revision: "a", query: TransactionHistoryQuery(productIDs: ["p"], sort: "ASCENDING"))
+            transactionID: "1", revision: "a", query: TransactionHistoryRequest(productIds: ["p"], sort: .ascending))
         let next = first.page(after: "b")
         #expect(next.queryItems.filter { $0.name == "revision" }.map(\.value) == ["b"])
         #expect(next.queryItems.filter { $0.name != "revision" } == first.queryItems.filter { $0.name != "revision" })

@@ -22,7 +22,7 @@ struct ServerAPIPaginationTests {
             Self.historyPage("r3", hasMore: false, ["t4"]),
         ])
         let endpoint = ServerAPIEndpoint.transactionHistory(
-            transactionID: "1000", query: TransactionHistoryQuery(productTypes: ["AUTO_RENEWABLE"], sort: "ASCENDING"))
+            transactionID: "1000", query: TransactionHistoryRequest(productTypes: [.autoRenewable], sort: .ascending))
         let pages = try await context.client.allPages(endpoint, as: HistoryPage.self)
         #expect(pages.flatMap(\.signedTransactions) == ["t1", "t2", "t3", "t4"])
 

@@ -37,6 +37,21 @@ struct VerifyReceiptClientTests {
         #expect(sent["exclude-old-transactions"] as? Bool == true)
     }
 
+    @Test func answerDecodesIntoTheLegacyWireModel() async throws {
+        let body = #"{"status":21006,"environment":"Sandbox","receipt":{"bundle_id":"com.example"},"is-retryable":"1"}"#
+        let answer = try await verify(ScriptedTransport([.text(body)]))
+        let response = try answer.response()
+        #expect(response.status == .subscriptionExpired)
+        #expect(response.environment == .sandbox)
+        #expect(response.receipt?.bundle_id == "com.example")
+        #expect(response.isRetryable)
+    }
+
+    @Test func answerBodyThatDoesNotFitTheModelIsADecodingError() {
+        let answer = VerifyReceiptAnswer(body: Data(#"{"environment":"Production"}"#.utf8), status: 0, environment: .production, attempts: 1)
+        #expect(throws: DecodingError.self) { try answer.response() }
+    }
+
     @Test func passwordIsOmittedWhenAbsent() async throws {
         let transport = ScriptedTransport([.text(#"{"status":0}"#)])
         _ = try await client(transport).verify(receiptData: "abc", password: nil, excludeOldTransactions: false)

@@ -1,0 +1,61 @@
+import Foundation
+import PerennialAppStore
+import PerennialTestSupport
+import Testing
+
+/// `perennial jws verify|decode` against Apple's vectors and a chain generated here.
+@Suite(.enabled(if: Fixtures.isAvailable))
+struct JWSCommandTests {
+    static let mock = "apple-server-library/mock_signed_data"
+
+    @Test func verifyPrintsTheTestNotificationForTheRightAppAndEnvironment() throws {
+        let output = try CLIProcess.run([
+            "jws", "verify", Fixtures.url("\(Self.mock)/testNotification").path,
+            "--root", Fixtures.url("apple-server-library/certs/testCA.der").path,
+            "--bundle-id", "com.example", "--environment", "Sandbox",
+        ])
+        #expect(output.status == 0, "\(output.standardError)")
+        let json = try output.json()
+        #expect(json["notificationType"] as? String == "TEST")
+        #expect((json["data"] as? [String: Any])?["bundleId"] as? String == "com.example")
+    }
+
+    @Test func verifyRejectsTheTestNotificationForProduction() throws {
+        let output = try CLIProcess.run([
+            "jws", "verify", Fixtures.url("\(Self.mock)/testNotification").path,
+            "--root", Fixtures.url("apple-server-library/certs/testCA.der").path,
+            "--bundle-id", "com.example", "--environment", "Production", "--app-apple-id", "1234",
+        ])
+        #expect(output.status == 1)
+        #expect(output.standardOutput.isEmpty)
+        #expect(output.standardError.contains("wrong environment: expected Production, got Sandbox"))
+    }
+
+    @Test func verifyRejectsAnUntrustedRoot() throws {
+        let output = try CLIProcess.run([
+            "jws", "verify", Fixtures.url("\(Self.mock)/transactionInfo").path,
+            "--root", Fixtures.url("apple-root-ca-g3.cer").path,
+        ])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("rejected:"))
+    }
+
+    @Test func decodeAndVerifyOpenNestedJWS() throws {
+        let pki = try AppleShapedPKI.generate(.init(validFrom: Date(timeIntervalSince1970: 1_704_067_200)))
+        let signedDate = 1_717_200_000_000
+        let transaction = try pki.sign(payloadJSON: Data(#"{"transactionId":"7","bundleId":"com.example","environment":"Sandbox","signedDate":\#(signedDate)}"#.utf8))
+        let notification = try pki.sign(payloadJSON: Data(#"{"notificationType":"DID_RENEW","signedDate":\#(signedDate),"data":{"bundleId":"com.example","environment":"Sandbox","signedTransactionInfo":"\#(transaction)"}}"#.utf8))
+        let directory = try CLIProcess.temporaryDirectory()
+        let file = directory.appendingPathComponent("notification.jws")
+        try Data(notification.utf8).write(to: file)
+        let root = directory.appendingPathComponent("root.der")
+        try pki.rootDER.write(to: root)
+
+        for arguments in [["jws", "decode", file.path], ["jws", "verify", file.path, "--root", root.path, "--bundle-id", "com.example", "--environment", "Sandbox"]] {
+            let output = try CLIProcess.run(arguments)
+            #expect(output.status == 0, "\(arguments): \(output.standardError)")
+            let nested = (try output.json()["data"] as? [String: Any])?["signedTransactionInfo"] as? [String: Any]
+            #expect(nested?["transactionId"] as? String == "7", "\(arguments)")
+        }
+    }
+}
