@@ -62,7 +62,7 @@ struct MergePropertyTests {
     func permutationsAndDuplications() {
         let reference = stream.reduce(into: RecordSet()) { $0.merge($1) }
         let referenceViews = instants.map { engine.view(of: reference, at: $0) }
-        var generator = SplitMix64(seed: 0x5EED_2024)
+        var generator = SeededRandomNumberGenerator(seed: 0x5EED_2024)
         for _ in 0..<400 {
             var shuffled: [EvidenceRecords] = []
             for piece in stream {

@@ -39,9 +39,14 @@ struct CompactJWS {
     /// The bytes the signature covers: `header_b64 "." payload_b64`.
     var signingInput: ArraySlice<UInt8> { bytes[..<secondDot] }
 
+    /// The decoded header bytes, before any assumption about their fields.
+    func headerJSON() throws(JWSVerificationError) -> Data {
+        try Self.decode(bytes[..<firstDot], segment: "header")
+    }
+
     /// The decoded header JSON.
     func header() throws(JWSVerificationError) -> JWSHeader {
-        let json = try Self.decode(bytes[..<firstDot], segment: "header")
+        let json = try headerJSON()
         do {
             return try JSONDecoder().decode(JWSHeader.self, from: json)
         } catch let DecodingError.keyNotFound(key, _) {

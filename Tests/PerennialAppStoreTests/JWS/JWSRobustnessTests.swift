@@ -1,5 +1,6 @@
 import Foundation
 import PerennialAppStore
+import PerennialCore
 import Testing
 
 /// Truncated, random and mutated inputs never crash the verifier and always end in a typed error
@@ -31,7 +32,7 @@ struct JWSRobustnessTests {
     @Test func randomTextIsRejected() async throws {
         let pki = try JWSTestPKI.generate()
         let verifier = JWSVerifier(trustedRoots: [pki.root])
-        var random = FuzzGenerator(seed: 0x0005_1A7E)
+        var random = SeededRandomNumberGenerator(seed: 0x0005_1A7E)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.+/= {}\"é")
         for _ in 0..<300 {
             let length = Int.random(in: 0..<400, using: &random)
@@ -45,7 +46,7 @@ struct JWSRobustnessTests {
         let verifier = JWSVerifier(trustedRoots: [pki.root])
         let compact = try pki.sign(payloadJSON: JWSTestPKI.payload())
         _ = try await verifier.verify(compact)
-        var random = FuzzGenerator(seed: 0xF022)
+        var random = SeededRandomNumberGenerator(seed: 0xF022)
         let replacements = Array("Aa0-_.+/=~ \u{0}".utf8)
         var rejected = 0
         for round in 0..<400 {
@@ -63,20 +64,5 @@ struct JWSRobustnessTests {
             }
         }
         #expect(rejected > 300)
-    }
-}
-
-/// SplitMix64, seeded so the fuzz cases are reproducible.
-private struct FuzzGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -111,4 +111,62 @@ struct LegacyV2EquivalenceTests {
         // What only V2 states stays absent in the legacy form rather than guessed.
         #expect(legacy.allSatisfy { $0.productType == nil && $0.price == nil && $0.reason == nil })
     }
+
+    /// What a subscriber is told: the engine's answer must not depend on which form the history
+    /// arrived in.
+    private struct StateFacts: Equatable {
+        let status: SubscriptionStatus
+        let productID: String
+        let expiresDate: Date
+        let willRenew: Bool
+        let renewalProductID: String?
+        let revocationDate: Date?
+        let activeEntitlements: [String]
+
+        init(_ state: SubscriptionState, _ view: SubscriberView) {
+            status = state.status
+            productID = state.productID
+            expiresDate = state.expiresDate
+            willRenew = state.willRenew
+            renewalProductID = state.renewalProductID
+            revocationDate = state.revocation?.date
+            activeEntitlements = view.activeEntitlementIDs
+        }
+    }
+
+    private static let catalogJSON = """
+        {"apps": [{"bundleId": "com.qysmat.app"}],
+         "subscriptionGroups": [{"id": "21289261", "products": [
+            {"id": "com.example.monthly.pro", "level": 1, "duration": "P1M"},
+            {"id": "com.example.monthly", "level": 2, "duration": "P1M"}]}],
+         "entitlements": [{"id": "pro", "products": ["com.example.monthly.pro"]},
+                          {"id": "basic", "products": ["com.example.monthly", "com.example.monthly.pro"]}]}
+        """
+
+    @Test("the engine derives the same state from the legacy and the V2 form", arguments: [
+        1_679_734_200_000, 1_679_734_500_000, 1_679_734_650_000, 1_679_734_750_000, 1_679_735_000_000,
+    ] as [Int64])
+    func sameState(at milliseconds: Int64) throws {
+        let engine = SubscriberEngine(catalog: try CatalogLoader.load(json: Data(Self.catalogJSON.utf8)))
+        let pending = #"{"original_transaction_id": "2000000302178785", "product_id": "com.example.monthly.pro", "auto_renew_product_id": "com.example.monthly.pro", "auto_renew_status": "1"}"#
+        let legacyJSON = Self.legacyJSON.replacingOccurrences(of: #""latest_receipt_info""#, with: #""pending_renewal_info": [\#(pending)], "latest_receipt_info""#)
+        let legacy = try WireJSON.decode(VerifyReceiptResponse.self, legacyJSON).evidenceRecords(answeredAt: WireJSON.ms(1_679_900_000_000))
+        let renewal = try WireJSON.decode(JWSRenewalInfoDecodedPayload.self, #"{"originalTransactionId": "2000000302178785", "productId": "com.example.monthly.pro", "autoRenewProductId": "com.example.monthly.pro", "autoRenewStatus": 1, "signedDate": 1679899657454, "environment": "Sandbox"}"#)
+        let signed = EvidenceRecords(
+            transactions: try Self.signedPayloads.map { try $0.transaction(source: .serverAPI) },
+            renewalInfos: [try renewal.renewalInfo(source: .serverAPI)]
+        )
+        #expect(legacy.renewalInfos.count == 1)
+
+        let now = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        let legacyView = engine.view(of: RecordSet(legacy), at: now)
+        let signedView = engine.view(of: RecordSet(signed), at: now)
+        #expect(legacyView.subscriptions.count == 1)
+        #expect(legacyView.subscriptions.map { StateFacts($0, legacyView) } == signedView.subscriptions.map { StateFacts($0, signedView) })
+        if milliseconds == 1_679_734_650_000 {
+            // Between the upgrade and its refund: the upgrade took effect at once.
+            #expect(signedView.subscriptions.first?.productID == "com.example.monthly.pro")
+            #expect(signedView.activeEntitlementIDs.sorted() == ["basic", "pro"])
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PerennialAppStore
+import PerennialCore
 import SwiftASN1
 import Testing
 
@@ -76,7 +77,7 @@ struct AppReceiptParserTests {
     }
 
     @Test func rejectsRandomBytes() {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededRandomNumberGenerator(seed: 0x5EED)
         for round in 0..<2000 {
             var bytes = (0..<(round % 300)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             if round.isMultiple(of: 2), !bytes.isEmpty { bytes[0] = 0x30 }
@@ -86,7 +87,7 @@ struct AppReceiptParserTests {
 
     @Test func rejectsRandomCorruptionOfAValidReceiptWithoutCrashing() throws {
         let bytes = try ReceiptTestPKI.rsa.get().sign(Self.everyField)
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededRandomNumberGenerator(seed: 42)
         for _ in 0..<2000 {
             var corrupted = bytes
             let index = Int.random(in: 0..<corrupted.count, using: &generator)
@@ -137,18 +138,5 @@ struct AppReceiptParserTests {
 
     static func attributeSet(_ attributes: [ReceiptAttribute]) -> Data {
         AppReceiptEncoder.payload(for: AppReceipt(otherAttributes: attributes))
-    }
-}
-
-/// A small seeded generator so that the fuzz-style tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialCore
 
 /// A random number generator that concurrent requests of one client can share.
 ///

@@ -6,14 +6,12 @@ extension AppReceipt {
     /// malformed: a receipt that says two things about its bundle id says nothing reliable.
     public init(payload: some Collection<UInt8>) throws(ReceiptError) {
         self.init()
-        var seen = Set<Int>()
-        for attribute in try ReceiptAttributeSet.decode(ArraySlice(payload), context: "receipt payload") {
+        let attributes = try ReceiptAttributeSet.decode(
+            ArraySlice(payload), context: "receipt payload",
+            singleValued: Self.decodedTypes.subtracting([AppReceiptAttributeType.inAppPurchase]), label: "attribute"
+        )
+        for attribute in attributes {
             typealias Kind = AppReceiptAttributeType
-            if attribute.type != Kind.inAppPurchase, Self.decodedTypes.contains(attribute.type) {
-                guard seen.insert(attribute.type).inserted else {
-                    throw .malformed("attribute \(attribute.type) appears more than once")
-                }
-            }
             switch attribute.type {
             case Kind.receiptType: receiptType = AppReceiptType(rawValue: try ReceiptAttributeValue.string(attribute))
             case Kind.appAppleID: appAppleID = try ReceiptAttributeValue.integer(attribute)
@@ -46,14 +44,11 @@ extension AppReceiptInAppPurchase {
     /// Decodes one in-app record (the value of an attribute 17, a `SET OF ReceiptAttribute`).
     public init(payload: some Collection<UInt8>) throws(ReceiptError) {
         self.init()
-        var seen = Set<Int>()
-        for attribute in try ReceiptAttributeSet.decode(ArraySlice(payload), context: "in-app record") {
+        let attributes = try ReceiptAttributeSet.decode(
+            ArraySlice(payload), context: "in-app record", singleValued: Self.decodedTypes, label: "in-app attribute"
+        )
+        for attribute in attributes {
             typealias Kind = AppReceiptAttributeType
-            if Self.decodedTypes.contains(attribute.type) {
-                guard seen.insert(attribute.type).inserted else {
-                    throw .malformed("in-app attribute \(attribute.type) appears more than once")
-                }
-            }
             switch attribute.type {
             case Kind.quantity: quantity = try Self.int(attribute)
             case Kind.productID: productID = try ReceiptAttributeValue.string(attribute)

@@ -23,6 +23,22 @@ enum ReceiptAttributeSet {
         }
     }
 
+    /// Decodes `bytes` and rejects a second occurrence of any type in `singleValued`, for both the
+    /// receipt and its in-app records: a receipt that says two things about one field says nothing
+    /// reliable. `label` names the attribute in the error (`attribute`, `in-app attribute`).
+    static func decode(
+        _ bytes: ArraySlice<UInt8>, context: String, singleValued: Set<Int>, label: String
+    ) throws(ReceiptError) -> [ReceiptAttribute] {
+        let attributes = try decode(bytes, context: context)
+        var seen = Set<Int>()
+        for attribute in attributes where singleValued.contains(attribute.type) {
+            guard seen.insert(attribute.type).inserted else {
+                throw .malformed("\(label) \(attribute.type) appears more than once")
+            }
+        }
+        return attributes
+    }
+
     /// Encodes attributes in the given order: Apple does not sort receipt sets either, and a
     /// stable order keeps encoded receipts reproducible.
     static func encode(_ attributes: [ReceiptAttribute]) -> Data {

@@ -11,8 +11,8 @@ public struct ConsumptionRequestV1: Codable, Hashable, Sendable {
     public var appAccountToken: UUID?
     public var accountTenure: AccountTenure?
     public var playTime: PlayTime?
-    public var lifetimeDollarsRefunded: LifetimeDollarsRefunded?
-    public var lifetimeDollarsPurchased: LifetimeDollarsPurchased?
+    public var lifetimeDollarsRefunded: LifetimeDollarsBucket?
+    public var lifetimeDollarsPurchased: LifetimeDollarsBucket?
     public var userStatus: UserStatus?
     public var refundPreference: RefundPreferenceV1?
 
@@ -26,8 +26,8 @@ public struct ConsumptionRequestV1: Codable, Hashable, Sendable {
         appAccountToken: UUID? = nil,
         accountTenure: AccountTenure? = nil,
         playTime: PlayTime? = nil,
-        lifetimeDollarsRefunded: LifetimeDollarsRefunded? = nil,
-        lifetimeDollarsPurchased: LifetimeDollarsPurchased? = nil,
+        lifetimeDollarsRefunded: LifetimeDollarsBucket? = nil,
+        lifetimeDollarsPurchased: LifetimeDollarsBucket? = nil,
         userStatus: UserStatus? = nil,
         refundPreference: RefundPreferenceV1? = nil
     ) {

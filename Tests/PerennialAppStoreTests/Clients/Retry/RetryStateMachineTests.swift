@@ -1,5 +1,6 @@
 import Foundation
 import PerennialAppStore
+import PerennialCore
 import Testing
 
 @Suite("Retry state machine")

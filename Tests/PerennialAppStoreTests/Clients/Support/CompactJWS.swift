@@ -2,35 +2,28 @@ import Crypto
 import Foundation
 import PerennialAppStore
 
-/// A compact JWS taken apart for assertions: decoded header and claims, and the signature checked
-/// against a public key.
+/// A compact JWS taken apart for assertions: decoded header and claims as dictionaries (so tests
+/// can check exactly which keys were sent), and the signature checked against a public key. The
+/// parsing is the library's ``JWSDecoding/parts(of:)``.
 struct CompactJWS {
     let header: [String: any Sendable]
     let claims: [String: any Sendable]
-    let signingInput: Data
-    let signature: Data
+    let parts: JWSDecoding.Parts
 
-    struct Malformed: Error {}
+    struct NotAnObject: Error {}
 
     init(_ token: String) throws {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-            let headerData = Base64URL.decode(parts[0]),
-            let claimsData = Base64URL.decode(parts[1]),
-            let signature = Base64URL.decode(parts[2]),
-            let header = try JSONSerialization.jsonObject(with: headerData) as? [String: any Sendable],
-            let claims = try JSONSerialization.jsonObject(with: claimsData) as? [String: any Sendable]
-        else { throw Malformed() }
+        parts = try JWSDecoding.parts(of: token)
+        guard let header = try JSONSerialization.jsonObject(with: parts.headerJSON) as? [String: any Sendable],
+            let claims = try JSONSerialization.jsonObject(with: parts.payload) as? [String: any Sendable]
+        else { throw NotAnObject() }
         self.header = header
         self.claims = claims
-        self.signingInput = Data((parts[0] + "." + parts[1]).utf8)
-        self.signature = signature
     }
 
-    /// Whether the raw r||s signature verifies under `key`.
+    /// Whether the signature verifies under `key`.
     func isSigned(by key: P256.Signing.PublicKey) -> Bool {
-        guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
-        return key.isValidSignature(signature, for: signingInput)
+        key.isValidSignature(parts.signature, for: parts.signingInput)
     }
 
     func string(_ name: String) -> String? { claims[name] as? String }

@@ -1,7 +1,9 @@
-/// A small deterministic generator (SplitMix64) for reproducible jitter.
+/// A small deterministic generator (SplitMix64) for reproducible randomness.
 ///
-/// Tests seed it to assert exact retry delays; operators may seed it to replay an incident. It is
-/// not cryptographically secure and is never used for nonces or keys.
+/// It lives in Core, the module every other module and test target depends on, so that retry
+/// jitter (tests seed it to assert exact delays; operators may seed it to replay an incident) and
+/// the property and fuzz tests share one implementation. It is not cryptographically secure and is
+/// never used for nonces or keys.
 public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

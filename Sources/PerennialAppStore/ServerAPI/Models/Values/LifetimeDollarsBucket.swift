@@ -1,5 +1,7 @@
-/// Lifetime purchases of the customer in USD buckets 0–7 (deprecated V1 consumption request), kept open.
-public struct LifetimeDollarsPurchased: OpenIntegerValue {
+/// A customer's lifetime spending in one of Apple's USD buckets 0–7 (deprecated V1 consumption
+/// request), kept open. Purchases and refunds share one bucket scale on the wire, so one type
+/// serves `lifetimeDollarsPurchased` and `lifetimeDollarsRefunded`.
+public struct LifetimeDollarsBucket: OpenIntegerValue {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
