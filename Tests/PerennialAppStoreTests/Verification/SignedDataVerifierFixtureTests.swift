@@ -76,6 +76,11 @@ struct SignedDataVerifierFixtureTests {
         let transaction = try await xcode.verifyTransaction(signed)
         #expect(transaction.environment == .xcode)
         #expect(transaction.transactionId == "0")
+        let renewalInfo = try await xcode.verifyRenewalInfo(Fixtures.text("apple-server-library/xcode/xcode-signed-renewal-info"))
+        #expect(renewalInfo.environment == .xcode)
+        let appTransaction = try await xcode.verifyAppTransaction(Fixtures.text("apple-server-library/xcode/xcode-signed-app-transaction"))
+        #expect(appTransaction.receiptType == .xcode)
+        #expect(appTransaction.bundleId == bundleID)
 
         let sandbox = try SignedDataVerifier(trustedRoots: testRoots(), bundleID: bundleID, environment: .sandbox)
         let error = await #expect(throws: SignedDataVerificationError.self) { try await sandbox.verifyTransaction(signed) }
