@@ -16,6 +16,8 @@ let package = Package(
     products: [
         .library(name: "PerennialCore", targets: ["PerennialCore"]),
         .library(name: "PerennialAppStore", targets: ["PerennialAppStore"]),
+        .library(name: "PerennialStorage", targets: ["PerennialStorage"]),
+        .library(name: "PerennialSQLite", targets: ["PerennialSQLite"]),
         .executable(name: "perennial", targets: ["perennial"]),
     ],
     dependencies: [
@@ -25,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -42,6 +45,20 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PerennialStorage",
+            dependencies: ["PerennialCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PerennialSQLite",
+            dependencies: [
+                "PerennialCore",
+                "PerennialStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -69,6 +86,22 @@ let package = Package(
             name: "PerennialTestSupport",
             dependencies: ["PerennialCore"],
             path: "Tests/PerennialTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PerennialStorageContract",
+            dependencies: ["PerennialCore", "PerennialStorage"],
+            path: "Tests/PerennialStorageContract",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PerennialStorageTests",
+            dependencies: ["PerennialCore", "PerennialStorage", "PerennialStorageContract"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PerennialSQLiteTests",
+            dependencies: ["PerennialCore", "PerennialStorage", "PerennialSQLite", "PerennialStorageContract"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

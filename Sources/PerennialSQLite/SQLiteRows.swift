@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+import PerennialCore
+import PerennialStorage
+
+/// The statements of the apply path and of the subscriber reads, all through GRDB's statement cache
+/// (prepared once per connection), with rows mapped to and from the shared record types.
+enum SQLiteRows {
+    static func insert(_ evidence: IncomingEvidence, _ db: Database) throws -> Int64 {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO evidence (app_bundle_id, kind, idempotency_key, raw, received_at, presented_by, environment)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            evidence.appBundleID, evidence.kind.rawValue, evidence.idempotencyKey, evidence.raw,
+            evidence.receivedAt.timeIntervalSince1970, evidence.presentedBy?.rawValue, evidence.environment.rawValue,
+        ])
+        return db.lastInsertedRowID
+    }
+
+    /// The rows the evidence can change: see ``PerennialStorage/StorageSnapshot``.
+    static func snapshot(for evidence: IncomingEvidence, _ db: Database) throws -> StorageSnapshot {
+        var snapshot = StorageSnapshot(records: try records(of: evidence.originalTransactionIDs, db))
+        for id in evidence.originalTransactionIDs {
+            let owner = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT app_user_id FROM bindings WHERE original_transaction_id = ?"), arguments: [id])
+            snapshot.owners[id] = owner.map(AppUserID.init(rawValue:))
+        }
+        for token in evidence.appAccountTokens {
+            snapshot.tokenOwners[token] = try appUser(forToken: token, db)
+        }
+        let users = Set(Array(snapshot.owners.values) + Array(snapshot.tokenOwners.values) + [evidence.presentedBy].compactMap { $0 })
+        for user in users {
+            snapshot.users[user] = StorageSnapshot.User(
+                records: try records(ownedBy: user, appBundleID: evidence.appBundleID, db),
+                view: try view(of: user, appBundleID: evidence.appBundleID, db))
+        }
+        return snapshot
+    }
+
+    static func records(ownedBy user: AppUserID, appBundleID: String, _ db: Database) throws -> RecordSet {
+        let ids = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT original_transaction_id FROM bindings WHERE app_user_id = ? AND app_bundle_id = ?"),
+            arguments: [user.rawValue, appBundleID])
+        return try records(of: ids, db)
+    }
+
+    static func records(of originalTransactionIDs: [String], _ db: Database) throws -> RecordSet {
+        var records = EvidenceRecords()
+        for id in originalTransactionIDs {
+            let transactions = try String.fetchAll(
+                db.cachedStatement(sql: "SELECT record FROM transactions WHERE original_transaction_id = ?"), arguments: [id])
+            for json in transactions {
+                records.transactions.append(
+                    try StorageJSON.decode(Transaction.self, from: Data(json.utf8), table: "transactions", key: id))
+            }
+            if let json = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT record FROM renewal_infos WHERE original_transaction_id = ?"), arguments: [id])
+            {
+                records.renewalInfos.append(
+                    try StorageJSON.decode(RenewalInfo.self, from: Data(json.utf8), table: "renewal_infos", key: id))
+            }
+        }
+        return RecordSet(records)
+    }
+
+    static func view(of user: AppUserID, appBundleID: String, _ db: Database) throws -> SubscriberView? {
+        let json = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT view FROM subscriber_views WHERE app_user_id = ? AND app_bundle_id = ?"),
+            arguments: [user.rawValue, appBundleID])
+        return try json.map { json throws(StorageError) in
+            try StorageJSON.decode(SubscriberView.self, from: Data(json.utf8), table: "subscriber_views", key: user.rawValue)
+        }
+    }
+
+    static func appUser(forToken token: UUID, _ db: Database) throws -> AppUserID? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT app_user_id FROM app_users WHERE app_account_token = ?"), arguments: [token.uuidString]
+        ).map(AppUserID.init(rawValue:))
+    }
+
+    /// Executes a ``PerennialStorage/WritePlan`` in the caller's transaction.
+    static func write(_ plan: WritePlan, evidenceID: Int64, now: Date, _ db: Database) throws {
+        let app = plan.evidence.appBundleID
+        for transaction in plan.transactions {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO transactions
+                        (transaction_id, original_transaction_id, record, version_date, is_signed, price_milli_units, price_currency)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (transaction_id) DO UPDATE SET
+                        original_transaction_id = excluded.original_transaction_id, record = excluded.record,
+                        version_date = excluded.version_date, is_signed = excluded.is_signed,
+                        price_milli_units = excluded.price_milli_units, price_currency = excluded.price_currency
+                    """
+            ).execute(arguments: [
+                transaction.transactionID, transaction.originalTransactionID,
+                try json(transaction, what: "transaction \(transaction.transactionID)"),
+                transaction.provenance.versionDate.timeIntervalSince1970, transaction.provenance.isSigned,
+                transaction.price?.milliUnits, transaction.price?.currency,
+            ])
+        }
+        for info in plan.renewalInfos {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO renewal_infos (original_transaction_id, record, version_date, is_signed) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (original_transaction_id) DO UPDATE SET
+                        record = excluded.record, version_date = excluded.version_date, is_signed = excluded.is_signed
+                    """
+            ).execute(arguments: [
+                info.originalTransactionID, try json(info, what: "renewal info \(info.originalTransactionID)"),
+                info.provenance.versionDate.timeIntervalSince1970, info.provenance.isSigned,
+            ])
+        }
+        for binding in plan.bindings {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO bindings (original_transaction_id, app_user_id, app_bundle_id, bound_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (original_transaction_id) DO UPDATE SET
+                        app_user_id = excluded.app_user_id, app_bundle_id = excluded.app_bundle_id, bound_at = excluded.bound_at
+                    """
+            ).execute(arguments: [binding.originalTransactionID, binding.appUserID.rawValue, app, now.timeIntervalSince1970])
+        }
+        for (user, view) in plan.views.sorted(by: { $0.key < $1.key }) {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO subscriber_views (app_user_id, app_bundle_id, view) VALUES (?, ?, ?)
+                    ON CONFLICT (app_user_id, app_bundle_id) DO UPDATE SET view = excluded.view
+                    """
+            ).execute(arguments: [user.rawValue, app, try json(view, what: "view of \(user)")])
+        }
+        for event in plan.outbox {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO outbox (event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (app_user_id, event_id) DO NOTHING
+                    """
+            ).execute(arguments: [
+                event.eventID, event.appUserID.rawValue, event.appBundleID, event.kind, event.occurredAt.timeIntervalSince1970,
+                String(decoding: event.payload, as: UTF8.self), now.timeIntervalSince1970,
+            ])
+        }
+        for entry in plan.audit {
+            try db.cachedStatement(sql: "INSERT INTO audit (app_user_id, at, kind, detail, evidence_id) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [
+                    entry.appUserID?.rawValue, entry.at.timeIntervalSince1970, entry.kind.rawValue,
+                    try json(entry.detail, what: "audit detail"), evidenceID,
+                ])
+        }
+    }
+
+    private static func json(_ value: some Encodable, what: String) throws(StorageError) -> String {
+        String(decoding: try StorageJSON.encode(value, what: what), as: UTF8.self)
+    }
+}

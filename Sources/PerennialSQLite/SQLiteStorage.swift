@@ -1,0 +1,150 @@
+public import Foundation
+import GRDB
+import PerennialCore
+public import PerennialStorage
+
+/// The embedded back end: one SQLite file in WAL mode, for a single `perennial serve` process.
+///
+/// Every apply is one write transaction (GRDB serializes writers), so the idempotency check, the
+/// snapshot, the plan of ``PerennialStorage/EvidenceApplier`` and its writes see one consistent
+/// database; readers run concurrently on WAL snapshots.
+public struct SQLiteStorage: SubscriberStorage {
+    let writer: any DatabaseWriter
+
+    /// A database file, created when missing: WAL journal, `synchronous = NORMAL` (durable at
+    /// checkpoints, never corrupt), foreign keys on.
+    public init(path: String) throws(StorageError) {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            writer = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw .database(operation: "open \(path)", reason: "\(error)")
+        }
+    }
+
+    /// A private in-memory database, gone when the storage is released: for tests and dry runs.
+    public static func inMemory() throws(StorageError) -> SQLiteStorage {
+        do {
+            return SQLiteStorage(writer: try DatabaseQueue())
+        } catch {
+            throw .database(operation: "open in-memory database", reason: "\(error)")
+        }
+    }
+
+    private init(writer: any DatabaseWriter) {
+        self.writer = writer
+    }
+
+    /// Runs the pending ``SQLiteMigrations`` (GRDB records the applied versions in the file).
+    public func migrate() async throws(StorageError) {
+        try await perform("migrate") { try SQLiteMigrations.migrator.migrate(writer) }
+    }
+
+    public func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {
+        try await read("read subscriber \(user)") { db in
+            StoredSubscriber(
+                records: try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db),
+                view: try SQLiteRows.view(of: user, appBundleID: appBundleID, db))
+        }
+    }
+
+    public func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID {
+        let candidate = UUID()
+        return try await write("create app account token for \(user)") { db in
+            try db.cachedStatement(sql: "INSERT INTO app_users (app_user_id, app_account_token) VALUES (?, ?) ON CONFLICT DO NOTHING")
+                .execute(arguments: [user.rawValue, candidate.uuidString])
+            let stored = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT app_account_token FROM app_users WHERE app_user_id = ?"), arguments: [user.rawValue])
+            guard let stored, let token = UUID(uuidString: stored) else {
+                throw StorageError.corruptRow(table: "app_users", key: user.rawValue, reason: "app_account_token is not a UUID")
+            }
+            return token
+        }
+    }
+
+    public func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID? {
+        try await read("look up app account token \(token)") { db in try SQLiteRows.appUser(forToken: token, db) }
+    }
+
+    public func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] {
+        try await read("read timeline of \(user)") { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT id, evidence_id, at, kind, detail FROM audit WHERE app_user_id = ? ORDER BY id"),
+                arguments: [user.rawValue])
+            return try rows.map { row throws(StorageError) in
+                let id: Int64 = row["id"]
+                let detail = try StorageJSON.decode(AuditDetail.self, from: Data((row["detail"] as String).utf8), table: "audit", key: "\(id)")
+                return AuditEntry(
+                    id: id, evidenceID: row["evidence_id"],
+                    entry: AuditEntry.Draft(
+                        appUserID: user, at: Date(timeIntervalSince1970: row["at"]), kind: AuditKind(rawValue: row["kind"]),
+                        detail: detail))
+            }
+        }
+    }
+
+    public func evidence(id: Int64) async throws(StorageError) -> StoredEvidence? {
+        try await read("read evidence \(id)") { db in
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT app_bundle_id, kind, idempotency_key, raw, received_at, presented_by FROM evidence WHERE id = ?"),
+                arguments: [id])
+            return row.map { row in
+                StoredEvidence(
+                    id: id, appBundleID: row["app_bundle_id"], kind: EvidenceKind(rawValue: row["kind"]),
+                    idempotencyKey: row["idempotency_key"], raw: row["raw"], receivedAt: Date(timeIntervalSince1970: row["received_at"]),
+                    presentedBy: (row["presented_by"] as String?).map(AppUserID.init(rawValue:)))
+            }
+        }
+    }
+
+    public func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] {
+        try await read("read pending outbox") { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts,
+                               next_attempt_at, delivered_at
+                        FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?
+                        """),
+                arguments: [limit])
+            return rows.map { row in
+                OutboxEntry(
+                    id: row["id"],
+                    event: OutboxEntry.Draft(
+                        eventID: row["event_id"], appUserID: AppUserID(rawValue: row["app_user_id"]), appBundleID: row["app_bundle_id"],
+                        kind: row["kind"], occurredAt: Date(timeIntervalSince1970: row["occurred_at"]),
+                        payload: Data((row["payload"] as String).utf8)),
+                    createdAt: Date(timeIntervalSince1970: row["created_at"]), attempts: row["attempts"],
+                    nextAttemptAt: (row["next_attempt_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    deliveredAt: (row["delivered_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    /// Runs `body` in one write transaction, mapping GRDB's errors to ``StorageError``.
+    func write<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        let writer = writer
+        return try await perform(operation) { try await writer.write(body) }
+    }
+
+    /// Runs `body` on a consistent read snapshot, mapping GRDB's errors to ``StorageError``.
+    func read<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        let writer = writer
+        return try await perform(operation) { try await writer.read(body) }
+    }
+
+    private func perform<T: Sendable>(_ operation: String, _ body: () async throws -> T) async throws(StorageError) -> T {
+        do {
+            return try await body()
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .database(operation: operation, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+public import Foundation
+
+/// A notification the App Store would send for one lifecycle step, before any payload is built or
+/// signed.
+///
+/// The lifecycle only decides *that* Apple notifies and about what; the delivery layer later turns
+/// an intent into V2 (and V1) payloads carrying the transaction and renewal info as they are at
+/// `date`, and applies retries and fault injection.
+public struct NotificationIntent: Hashable, Sendable {
+    public let type: SimulatedNotificationType
+    public let subtype: SimulatedNotificationSubtype?
+    /// The subscription (or purchase) the notification is about.
+    public let originalTransactionID: String
+    /// The transaction the payload's `signedTransactionInfo` carries.
+    public let transactionID: String?
+    /// When Apple sends it (the payload's `signedDate`).
+    public let date: Date
+
+    /// An intent; `subtype` is nil for notification types Apple sends without one.
+    public init(
+        type: SimulatedNotificationType, subtype: SimulatedNotificationSubtype? = nil,
+        originalTransactionID: String, transactionID: String?, date: Date
+    ) {
+        self.type = type
+        self.subtype = subtype
+        self.originalTransactionID = originalTransactionID
+        self.transactionID = transactionID
+        self.date = date
+    }
+}

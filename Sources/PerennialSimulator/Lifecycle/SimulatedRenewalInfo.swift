@@ -1,0 +1,23 @@
+public import Foundation
+public import PerennialCore
+
+/// What the simulated App Store says about a subscription's next renewal: the content of a
+/// `JWSRenewalInfoDecodedPayload` (field names follow Apple's keys), minus the signature.
+public struct SimulatedRenewalInfo: Hashable, Sendable {
+    public let originalTransactionID: String
+    public let productID: String
+    public let autoRenewProductID: String
+    /// Apple's `autoRenewStatus` (`1` on).
+    public let autoRenewStatus: Bool
+    /// Apple's `expirationIntent`, once the subscription expired.
+    public let expirationIntent: ExpirationReason?
+    public let isInBillingRetryPeriod: Bool
+    public let gracePeriodExpiresDate: Date?
+    public let priceIncreaseStatus: PriceIncreaseStatus?
+    public let renewalDate: Date?
+    /// The price of the next renewal, in milli-units with its `currency`.
+    public let renewalPrice: Money?
+    public let recentSubscriptionStartDate: Date
+    public let appAccountToken: UUID?
+    public let environment: AppStoreEnvironment
+}

@@ -1,0 +1,85 @@
+public import Foundation
+public import PerennialCore
+
+/// One subscription (or one purchase of another product type) as the simulated App Store keeps
+/// it, keyed by its original transaction id.
+///
+/// A plain value: ``SimulatorState`` changes it in response to actions and time, and tests read
+/// it directly. Nothing here performs I/O or reads a clock.
+public struct SubscriptionLifecycle: Hashable, Sendable {
+    public let originalTransactionID: String
+    /// The account holding it (the family member for Family Sharing access).
+    public let account: SandboxAccount
+    /// The account whose payment method is charged at renewal (the purchaser for Family Sharing).
+    public let billingAccount: SandboxAccount
+    public let ownership: Ownership
+    public let productType: ProductType
+    public let subscriptionGroupID: String?
+    public let appAccountToken: UUID?
+    /// Every transaction, oldest first; the last one is the current period.
+    public internal(set) var transactions: [SimulatedTransaction]
+    public internal(set) var status: SimulatedSubscriptionStatus
+    public internal(set) var willAutoRenew: Bool
+    /// The product the next renewal charges; differs from the current one while a downgrade or
+    /// different-duration crossgrade waits for the renewal.
+    public internal(set) var autoRenewProductID: String
+    public internal(set) var expirationReason: ExpirationReason?
+    /// Set while a renewal charge has failed and Apple is retrying.
+    public internal(set) var billingFailure: BillingFailure?
+    /// Set by ``LifecycleAction/failBilling(originalTransactionID:grace:)``: renewals fail, with
+    /// or without grace, until billing recovers.
+    public internal(set) var forcedBillingFailure: ForcedBillingFailure?
+    /// Renewals since the purchase or the last resubscription, against the sandbox's limit.
+    public internal(set) var renewalCount: Int
+    public internal(set) var priceIncreaseStatus: PriceIncreaseStatus?
+    /// The customer refused a price increase that needs consent; the subscription expires at
+    /// the end of the period.
+    public internal(set) var declinedPriceIncrease: Bool
+    /// The price of the next renewal.
+    public internal(set) var renewalPrice: Money?
+    public internal(set) var recentSubscriptionStartDate: Date
+    /// Renewal date extensions granted so far, oldest first.
+    public internal(set) var renewalExtensions: [RenewalExtension] = []
+    /// Where the subscription stood before a refund revoked it, restored by a refund reversal.
+    var statusBeforeRevocation: SimulatedSubscriptionStatus? = nil
+
+    /// Whether renewals fail on purpose, and whether the failure grants a grace period.
+    public struct ForcedBillingFailure: Hashable, Sendable {
+        public let grace: Bool
+    }
+
+    /// The current period's transaction.
+    public var latestTransaction: SimulatedTransaction {
+        // A lifecycle is created with its first transaction and never loses one.
+        transactions[transactions.count - 1]
+    }
+
+    /// True for subscriptions that renew; other purchases have a single transaction and no
+    /// renewal info.
+    public var isAutoRenewable: Bool { productType == .autoRenewable }
+
+    /// The renewal info Apple would sign now; nil for purchases that do not renew.
+    public var renewalInfo: SimulatedRenewalInfo? {
+        guard isAutoRenewable else { return nil }
+        let latest = latestTransaction
+        let renewing = status == .active || status == .gracePeriod || status == .billingRetry
+        return SimulatedRenewalInfo(
+            originalTransactionID: originalTransactionID,
+            productID: latest.productID,
+            autoRenewProductID: autoRenewProductID,
+            autoRenewStatus: willAutoRenew,
+            expirationIntent: expirationReason,
+            isInBillingRetryPeriod: billingFailure != nil,
+            gracePeriodExpiresDate: billingFailure?.gracePeriodExpiresDate,
+            priceIncreaseStatus: priceIncreaseStatus,
+            renewalDate: renewing ? latest.expiresDate : nil,
+            renewalPrice: renewalPrice,
+            recentSubscriptionStartDate: recentSubscriptionStartDate,
+            appAccountToken: appAccountToken,
+            environment: latest.environment
+        )
+    }
+
+    /// Whether the holder may use the product now: active or in a grace period.
+    var grantsAccess: Bool { status == .active || status == .gracePeriod }
+}

@@ -1,0 +1,140 @@
+public import Foundation
+public import PerennialCore
+
+/// The decisions of an apply, written once for every back end: given the evidence and a snapshot
+/// of the rows it can change, which records, bindings, views, events and audit entries to write.
+///
+/// Pure and synchronous (no I/O, `now` passed in) because SQLite's write closures are synchronous
+/// and PostgreSQL's are async: each back end runs it inside its own transaction, between loading
+/// the ``StorageSnapshot`` and writing the ``WritePlan``. State always comes from the records via
+/// ``PerennialCore/SubscriberEngine``, never from the evidence's kind, so duplicates and reordering
+/// give the same result.
+public struct EvidenceApplier: Sendable {
+    public let engine: SubscriberEngine
+    public let transferPolicy: TransferPolicy
+
+    public init(engine: SubscriberEngine, transferPolicy: TransferPolicy) {
+        self.engine = engine
+        self.transferPolicy = transferPolicy
+    }
+
+    /// The plan for one piece of evidence.
+    ///
+    /// Purchases nobody owns are bound to the presenter, or else to the user of the app account
+    /// token they carry; a purchase owned by someone other than the presenter goes through the
+    /// ``TransferPolicy``. Evidence about a purchase that stays unowned is stored without events:
+    /// they are derived when someone binds it, because an unowned subscription has no subscriber.
+    ///
+    /// - Throws: ``StorageError/emptyEvidence(idempotencyKey:)`` when the evidence has no record.
+    public func plan(for evidence: IncomingEvidence, snapshot: StorageSnapshot, now: Date) throws(StorageError) -> WritePlan {
+        let touched = evidence.originalTransactionIDs
+        guard !touched.isEmpty else { throw .emptyEvidence(idempotencyKey: evidence.idempotencyKey) }
+        let merged = snapshot.records.merging(evidence.records)
+        var plan = WritePlan(evidence: evidence)
+        collectChangedRecords(touched, merged: merged, stored: snapshot.records, into: &plan)
+        let owners = decideOwners(touched, evidence: evidence, merged: merged, snapshot: snapshot, now: now, into: &plan)
+
+        var users = Set(touched.compactMap { owners[$0] } + touched.compactMap { snapshot.owners[$0] })
+        if let presenter = evidence.presentedBy { users.insert(presenter) }
+        let touchedSet = Set(touched)
+        for user in users.sorted() {
+            let before = snapshot.users[user] ?? StorageSnapshot.User()
+            let owned = touched.filter { owners[$0] == user }
+            let kept = before.records.evidence
+            var records = EvidenceRecords(
+                transactions: kept.transactions.filter { !touchedSet.contains($0.originalTransactionID) },
+                renewalInfos: kept.renewalInfos.filter { !touchedSet.contains($0.originalTransactionID) })
+            for id in owned {
+                guard let ledger = merged.ledger(originalTransactionID: id) else { continue }
+                records.transactions += ledger.transactions
+                if let info = ledger.renewalInfo { records.renewalInfos.append(info) }
+            }
+            let view = engine.view(of: RecordSet(records), at: now)
+            let events = engine.events(from: before.view, to: view)
+            plan.views[user] = view
+            for event in events {
+                plan.outbox.append(
+                    OutboxEntry.Draft(
+                        eventID: event.id, appUserID: user, appBundleID: evidence.appBundleID, kind: event.kind.rawValue,
+                        occurredAt: event.occurredAt, payload: try StorageJSON.encode(event, what: "event \(event.id)")))
+            }
+            if !owned.isEmpty {
+                plan.audit.append(
+                    AuditEntry.Draft(
+                        appUserID: user, at: now, kind: .evidenceApplied,
+                        detail: AuditDetail(originalTransactionIDs: owned, eventIDs: events.map(\.id))))
+            }
+        }
+        let unowned = touched.filter { owners[$0] == nil }
+        if !unowned.isEmpty {
+            plan.audit.append(
+                AuditEntry.Draft(appUserID: nil, at: now, kind: .evidenceApplied, detail: AuditDetail(originalTransactionIDs: unowned)))
+        }
+        try addOwnershipEvents(evidence: evidence, now: now, into: &plan)
+        return plan
+    }
+
+    /// Only record versions that differ from the stored ones are written.
+    private func collectChangedRecords(_ touched: [String], merged: RecordSet, stored: RecordSet, into plan: inout WritePlan) {
+        for id in touched {
+            guard let ledger = merged.ledger(originalTransactionID: id) else { continue }
+            for transaction in ledger.transactions where stored.transaction(id: transaction.transactionID) != transaction {
+                plan.transactions.append(transaction)
+            }
+            if let info = ledger.renewalInfo, info != stored.ledger(originalTransactionID: id)?.renewalInfo {
+                plan.renewalInfos.append(info)
+            }
+        }
+    }
+
+    /// The owner of every touched purchase after this evidence; records bindings and decisions.
+    private func decideOwners(
+        _ touched: [String], evidence: IncomingEvidence, merged: RecordSet, snapshot: StorageSnapshot, now: Date,
+        into plan: inout WritePlan
+    ) -> [String: AppUserID] {
+        var owners = snapshot.owners
+        for id in touched {
+            if let owner = owners[id] {
+                guard let presenter = evidence.presentedBy, presenter != owner else { continue }
+                let decision: OwnershipChange.Decision = transferPolicy == .transfer ? .transferred : .kept
+                let change = OwnershipChange(originalTransactionID: id, previousOwner: owner, presenter: presenter, decision: decision)
+                if decision == .transferred {
+                    owners[id] = presenter
+                    plan.bindings.append(WritePlan.Binding(originalTransactionID: id, appUserID: presenter))
+                }
+                plan.ownershipChanges.append(change)
+            } else if let claimant = evidence.presentedBy ?? tokenOwner(of: merged.ledger(originalTransactionID: id), in: snapshot) {
+                owners[id] = claimant
+                plan.bindings.append(WritePlan.Binding(originalTransactionID: id, appUserID: claimant))
+                plan.audit.append(
+                    AuditEntry.Draft(appUserID: claimant, at: now, kind: .bound, detail: AuditDetail(originalTransactionIDs: [id])))
+            }
+        }
+        return owners
+    }
+
+    private func tokenOwner(of ledger: SubscriptionLedger?, in snapshot: StorageSnapshot) -> AppUserID? {
+        guard let ledger else { return nil }
+        let tokens = ledger.transactions.compactMap(\.appAccountToken) + [ledger.renewalInfo?.appAccountToken].compactMap { $0 }
+        return tokens.lazy.compactMap { snapshot.tokenOwners[$0] }.first
+    }
+
+    /// Both users hear about an ownership decision, whichever way it went.
+    private func addOwnershipEvents(evidence: IncomingEvidence, now: Date, into plan: inout WritePlan) throws(StorageError) {
+        for change in plan.ownershipChanges {
+            let payload = try StorageJSON.encode(change, what: "ownership change of \(change.originalTransactionID)")
+            let kind: AuditKind = change.decision == .transferred ? .ownershipTransferred : .ownershipKept
+            for user in [change.previousOwner, change.presenter] {
+                plan.outbox.append(
+                    OutboxEntry.Draft(
+                        eventID: "\(change.decision.rawValue):\(change.originalTransactionID):\(evidence.idempotencyKey)",
+                        appUserID: user, appBundleID: evidence.appBundleID, kind: change.decision.rawValue, occurredAt: now,
+                        payload: payload))
+                plan.audit.append(
+                    AuditEntry.Draft(
+                        appUserID: user, at: now, kind: kind,
+                        detail: AuditDetail(originalTransactionIDs: [change.originalTransactionID], ownershipChange: change)))
+            }
+        }
+    }
+}

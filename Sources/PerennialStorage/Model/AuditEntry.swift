@@ -1,0 +1,61 @@
+public import Foundation
+public import PerennialCore
+
+/// One line of a subscriber's timeline: which evidence changed what, so support can answer "why
+/// does this user (not) have access" and an operator can replay evidence after an engine fix.
+public struct AuditEntry: Hashable, Sendable {
+    /// What an apply asks to record; the back end adds the row id and the evidence id.
+    public struct Draft: Hashable, Sendable, Codable {
+        /// Nil for evidence about a purchase nobody owns yet.
+        public var appUserID: AppUserID?
+        public var at: Date
+        public var kind: AuditKind
+        public var detail: AuditDetail
+
+        public init(appUserID: AppUserID?, at: Date, kind: AuditKind, detail: AuditDetail) {
+            self.appUserID = appUserID
+            self.at = at
+            self.kind = kind
+            self.detail = detail
+        }
+    }
+
+    public var id: Int64
+    /// The evidence that caused it; ``SubscriberStorage/evidence(id:)`` returns its raw bytes.
+    public var evidenceID: Int64
+    public var entry: Draft
+
+    public init(id: Int64, evidenceID: Int64, entry: Draft) {
+        self.id = id
+        self.evidenceID = evidenceID
+        self.entry = entry
+    }
+}
+
+/// What kind of change an audit entry records.
+public struct AuditKind: OpenValue {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Evidence was merged into the user's (or an unowned) purchase.
+    public static let evidenceApplied: Self = "evidenceApplied"
+    /// An unowned purchase was bound to its first presenter (or its app account token's user).
+    public static let bound: Self = "bound"
+    public static let ownershipTransferred: Self = "ownershipTransferred"
+    public static let ownershipKept: Self = "ownershipKept"
+}
+
+/// The structured detail of an audit entry, stored as JSON.
+public struct AuditDetail: Hashable, Sendable, Codable {
+    public var originalTransactionIDs: [String]
+    /// Events the change produced for this user.
+    public var eventIDs: [String]
+    /// For ownership decisions.
+    public var ownershipChange: OwnershipChange?
+
+    public init(originalTransactionIDs: [String], eventIDs: [String] = [], ownershipChange: OwnershipChange? = nil) {
+        self.originalTransactionIDs = originalTransactionIDs
+        self.eventIDs = eventIDs
+        self.ownershipChange = ownershipChange
+    }
+}

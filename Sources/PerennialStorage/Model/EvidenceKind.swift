@@ -1,0 +1,24 @@
+public import PerennialCore
+
+/// What sort of evidence was received; kept with the raw bytes so that an audit (or a replay after
+/// an engine fix) knows how to read them again.
+///
+/// Open (see ``OpenValue``) because new ways of learning about purchases will come, and stored
+/// rows written by a newer server must still load in an older one.
+public struct EvidenceKind: OpenValue {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A PKCS#7 app receipt (or its verifyReceipt answer) posted by an app.
+    public static let receipt: Self = "receipt"
+    /// A StoreKit 2 signed transaction posted by an app.
+    public static let signedTransaction: Self = "signedTransaction"
+    /// An App Store Server Notification, version 1.
+    public static let notificationV1: Self = "notificationV1"
+    /// An App Store Server Notification, version 2.
+    public static let notificationV2: Self = "notificationV2"
+    /// An App Store Server API answer fetched by Perennial.
+    public static let serverAPI: Self = "serverAPI"
+    /// The result of a reconciliation job comparing stored state with Apple's.
+    public static let reconciliation: Self = "reconciliation"
+}

@@ -1,0 +1,40 @@
+public import Foundation
+public import PerennialCore
+
+/// What a back end reads, inside the apply transaction, before planning: exactly the rows the
+/// evidence can change, so ``EvidenceApplier`` can decide without any I/O.
+public struct StorageSnapshot: Hashable, Sendable {
+    /// What one app user holds in the evidence's app before the evidence is applied.
+    public struct User: Hashable, Sendable {
+        /// Every record of every purchase bound to the user.
+        public var records: RecordSet
+        /// The view stored by the previous apply; nil for a user never computed.
+        public var view: SubscriberView?
+
+        public init(records: RecordSet = RecordSet(), view: SubscriberView? = nil) {
+            self.records = records
+            self.view = view
+        }
+    }
+
+    /// All stored records of the original transaction ids the evidence touches, bound or not.
+    public var records: RecordSet
+    /// The owner of each touched original transaction id that has one.
+    public var owners: [String: AppUserID]
+    /// The users owning an app account token the records carry.
+    public var tokenOwners: [UUID: AppUserID]
+    /// Every owner in `owners`, every user in `tokenOwners` and the presenter.
+    public var users: [AppUserID: User]
+
+    public init(
+        records: RecordSet = RecordSet(),
+        owners: [String: AppUserID] = [:],
+        tokenOwners: [UUID: AppUserID] = [:],
+        users: [AppUserID: User] = [:]
+    ) {
+        self.records = records
+        self.owners = owners
+        self.tokenOwners = tokenOwners
+        self.users = users
+    }
+}

@@ -1,0 +1,34 @@
+public import Foundation
+
+/// Where Perennial keeps evidence, records, bindings, views, the outbox and the audit trail.
+///
+/// One protocol so the server does not care whether it runs on embedded SQLite or a shared
+/// PostgreSQL; every implementation passes the same contract suite (`PerennialStorageContract`).
+/// The decisions of an apply live in ``EvidenceApplier``, written once; an implementation only
+/// loads a ``StorageSnapshot`` and writes the ``WritePlan``, both inside one database transaction.
+public protocol SubscriberStorage: Sendable {
+    /// Brings the schema to the newest version; safe to run at every start, and twice.
+    func migrate() async throws(StorageError)
+
+    /// Applies one piece of evidence atomically: checks the idempotency key, merges the records,
+    /// binds purchases, recomputes views, enqueues events and writes the audit — or changes nothing.
+    func apply(_ evidence: IncomingEvidence, with applier: EvidenceApplier, now: Date) async throws(StorageError) -> ApplyResult
+
+    /// A user's records and last view in one app.
+    func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber
+
+    /// The token an app passes to StoreKit 2 purchases of `user`; created on first call, stable after.
+    func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID
+
+    /// The user a StoreKit 2 purchase's app account token belongs to.
+    func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID?
+
+    /// The user's audit entries, oldest first.
+    func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry]
+
+    /// Stored evidence by id, with its raw bytes.
+    func evidence(id: Int64) async throws(StorageError) -> StoredEvidence?
+
+    /// Undelivered outbox entries in insertion order.
+    func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry]
+}

@@ -1,0 +1,33 @@
+import Foundation
+import PerennialSQLite
+import PerennialStorage
+import PerennialStorageContract
+import Testing
+
+/// The storage contract against SQLite, both in memory and on a WAL file (the production shape).
+@Suite struct SQLiteContractTests {
+    @Test(arguments: StorageContract.Check.allCases)
+    func inMemory(_ check: StorageContract.Check) async throws {
+        try await StorageContract { try SQLiteStorage.inMemory() }.run(check)
+    }
+
+    @Test(arguments: StorageContract.Check.allCases)
+    func onFile(_ check: StorageContract.Check) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await StorageContract {
+            try SQLiteStorage(path: directory.appendingPathComponent("\(UUID().uuidString).sqlite").path)
+        }.run(check)
+    }
+
+    @Test func fileDatabaseUsesWriteAheadLog() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("perennial.sqlite").path
+        let storage = try SQLiteStorage(path: path)
+        try await storage.migrate()
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+}
