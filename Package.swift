@@ -62,6 +62,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "PerennialSimulator",
+            dependencies: ["PerennialCore"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "perennial",
             dependencies: [
@@ -102,6 +107,11 @@ let package = Package(
         .testTarget(
             name: "PerennialSQLiteTests",
             dependencies: ["PerennialCore", "PerennialStorage", "PerennialSQLite", "PerennialStorageContract"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PerennialSimulatorTests",
+            dependencies: ["PerennialSimulator", "PerennialCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -59,6 +59,18 @@ import Testing
         #expect(try state.advance(toSecond: 300).transactions.first?.productID == "basic.monthly")
     }
 
+    @Test func crossgradeToTheSameDurationIsImmediate() throws {
+        var state = SimulatorFixture.state()
+        let id = try state.buy("basic.monthly")
+        _ = try state.advance(toSecond: 150)
+        let output = try state.apply(.changeProduct(originalTransactionID: id, productID: "plus.monthly"))
+        // Apple reports a same-duration crossgrade as an upgrade: it takes effect at once.
+        #expect(output.kinds == [Kind("DID_CHANGE_RENEWAL_PREF", "UPGRADE")])
+        #expect(output.transactions.map(\.isUpgraded) == [true, false])
+        #expect(output.transactions.last?.productID == "plus.monthly")
+        #expect(output.transactions.last?.expiresDate == SimulatorFixture.at(450))
+    }
+
     @Test func changesOutsideTheGroupOrOfExpiredSubscriptionsAreRefused() throws {
         var state = SimulatorFixture.state()
         let id = try state.buy("basic.monthly")

@@ -85,6 +85,9 @@ import Testing
         #expect(throws: LifecycleError.notFamilyShared(originalTransactionID: id)) {
             try state.apply(.revokeFamily(originalTransactionID: id))
         }
+        #expect(throws: LifecycleError.familySharedCannotResubscribe(originalTransactionID: shared.originalTransactionID)) {
+            try state.apply(.resubscribe(originalTransactionID: shared.originalTransactionID, productID: nil, offer: nil))
+        }
         // Only the purchaser's subscription renews now.
         #expect(try state.advance(toSecond: 300).notifications.map(\.originalTransactionID) == [id])
     }

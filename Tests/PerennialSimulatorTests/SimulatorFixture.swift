@@ -2,7 +2,7 @@ import Foundation
 import PerennialCore
 import PerennialSimulator
 
-/// A small store shared by the lifecycle tests: one group with a monthly top tier, a monthly and
+/// A small store shared by the lifecycle tests: one group with a monthly top tier, two monthly and
 /// a yearly lower tier, plus a non-consumable, at the default sandbox rate (months of 300 s).
 enum SimulatorFixture {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
@@ -15,11 +15,12 @@ enum SimulatorFixture {
                 apps: [App(bundleID: "com.example.app")],
                 subscriptionGroups: [
                     SubscriptionGroup(
-                        id: "premium", bundleID: "com.example.app", productIDs: ["pro.monthly", "basic.monthly", "basic.yearly"])
+                        id: "premium", bundleID: "com.example.app", productIDs: ["pro.monthly", "basic.monthly", "plus.monthly", "basic.yearly"])
                 ],
                 products: [
                     subscription("pro.monthly", level: 1, duration: "P1M"),
                     subscription("basic.monthly", level: 2, duration: "P1M"),
+                    subscription("plus.monthly", level: 2, duration: "P1M"),
                     subscription("basic.yearly", level: 2, duration: "P1Y"),
                     Product(id: "lifetime", type: .nonConsumable, bundleID: "com.example.app"),
                 ],
@@ -32,6 +33,7 @@ enum SimulatorFixture {
     static let prices: [String: Money] = [
         "pro.monthly": Money(milliUnits: 9_990, currency: "EUR"),
         "basic.monthly": Money(milliUnits: 4_990, currency: "EUR"),
+        "plus.monthly": Money(milliUnits: 5_990, currency: "EUR"),
         "basic.yearly": Money(milliUnits: 49_990, currency: "EUR"),
         "lifetime": Money(milliUnits: 99_990, currency: "EUR"),
     ]

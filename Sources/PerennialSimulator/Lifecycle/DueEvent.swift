@@ -13,7 +13,7 @@ enum DueEvent: Hashable, Sendable {
 extension SubscriptionLifecycle {
     /// The next event time will cause, and when; nil for purchases that do not renew and for
     /// subscriptions that are over.
-    var nextDueEvent: (date: Foundation.Date, event: DueEvent)? {
+    var nextDueEvent: (date: Date, event: DueEvent)? {
         guard isAutoRenewable else { return nil }
         switch status {
         case .active:

@@ -26,6 +26,8 @@ public enum LifecycleError: Error, Hashable, Sendable, CustomStringConvertible {
     case proratedRefundWithoutPeriod(transactionID: String)
     case notFamilyShareable(originalTransactionID: String)
     case notFamilyShared(originalTransactionID: String)
+    /// A family member cannot buy through the purchaser's subscription; they purchase their own.
+    case familySharedCannotResubscribe(originalTransactionID: String)
     case noPendingPriceIncrease(originalTransactionID: String)
     case invalidExtensionDays(Int)
     case invalidQuantity(Int)
@@ -56,6 +58,8 @@ public enum LifecycleError: Error, Hashable, Sendable, CustomStringConvertible {
         case .proratedRefundWithoutPeriod(let id): "transaction \(id) has no period, so it cannot be refunded pro rata"
         case .notFamilyShareable(let id): "subscription \(id) is not an active, purchased auto-renewable and cannot be shared"
         case .notFamilyShared(let id): "subscription \(id) is not held through Family Sharing, or is already revoked"
+        case .familySharedCannotResubscribe(let id):
+            "subscription \(id) is held through Family Sharing; the member must purchase a subscription of their own"
         case .noPendingPriceIncrease(let id): "subscription \(id) has no price increase awaiting consent"
         case .invalidExtensionDays(let days): "a renewal date extension is 1 to 90 days, not \(days)"
         case .invalidQuantity(let quantity): "quantity must be at least 1, not \(quantity)"

@@ -57,6 +57,9 @@ extension SimulatorState {
 
     mutating func resubscribe(_ index: Int, productID: String?, offer: Offer?, _ effects: inout Effects) throws(LifecycleError) {
         let lifecycle = try subscription(at: index)
+        guard lifecycle.ownership == .purchased else {
+            throw .familySharedCannotResubscribe(originalTransactionID: lifecycle.originalTransactionID)
+        }
         guard lifecycle.status == .expired || lifecycle.status == .revoked else {
             throw .subscriptionNotExpired(originalTransactionID: lifecycle.originalTransactionID, status: lifecycle.status)
         }
