@@ -64,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "PerennialSimulator",
-            dependencies: ["PerennialCore"],
+            dependencies: ["PerennialCore", "PerennialAppStore"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -111,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PerennialSimulatorTests",
-            dependencies: ["PerennialSimulator", "PerennialCore"],
+            dependencies: ["PerennialSimulator", "PerennialCore", "PerennialAppStore", "PerennialTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,74 @@
+import PerennialAppStore
+
+/// Turns each lifecycle output into the signed V2 and V1 bodies Apple would POST.
+///
+/// Holds the only state the wire adds to the lifecycle: how many notifications it has emitted,
+/// which with the store's seed derives each `notificationUUID`, so the same seed and actions give
+/// byte-identical payloads.
+public struct NotificationEmitter: Sendable {
+    /// Signs every payload; servers under test trust its root.
+    public let pki: SimulatorPKI
+    /// The app facts (app Apple id, bundle version, shared secret) the lifecycle does not model.
+    public let configuration: WireConfiguration
+    /// Notifications emitted so far; the next one's ordinal.
+    public private(set) var emittedCount: UInt64 = 0
+
+    /// An emitter that has sent nothing yet.
+    public init(pki: SimulatorPKI, configuration: WireConfiguration = WireConfiguration()) {
+        self.pki = pki
+        self.configuration = configuration
+    }
+
+    /// The notifications of `output`, in order. `state` is the store right after the action that
+    /// produced `output`; it supplies the subscription's other transactions and, for intents
+    /// naming no transaction, the latest one.
+    ///
+    /// - Throws: ``SimulatorWireError`` when an intent names something the store does not hold or
+    ///   signing fails; no notification counts as emitted then.
+    public mutating func emit(_ output: LifecycleOutput, state: SimulatorState) throws(SimulatorWireError) -> [WireNotification] {
+        var count = emittedCount
+        var notifications: [WireNotification] = []
+        for intent in output.notifications {
+            notifications.append(try notification(intent, ordinal: count, output: output, state: state))
+            count += 1
+        }
+        emittedCount = count
+        return notifications
+    }
+
+    private func notification(
+        _ intent: NotificationIntent, ordinal: UInt64, output: LifecycleOutput, state: SimulatorState
+    ) throws(SimulatorWireError) -> WireNotification {
+        guard let lifecycle = state.lifecycle(originalTransactionID: intent.originalTransactionID) else {
+            throw .unknownSubscription(originalTransactionID: intent.originalTransactionID)
+        }
+        let transaction: SimulatedTransaction
+        if let id = intent.transactionID {
+            guard let found = output.transactions.first(where: { $0.transactionID == id }) ?? state.transaction(id: id) else {
+                throw .unknownTransaction(transactionID: id)
+            }
+            transaction = found
+        } else {
+            transaction = lifecycle.latestTransaction
+        }
+        let renewalInfo =
+            output.renewalInfos.first { $0.originalTransactionID == intent.originalTransactionID } ?? lifecycle.renewalInfo
+
+        let signedTransaction = try pki.signedTransaction(transaction, signedDate: intent.date)
+        let signedRenewalInfo = try renewalInfo.map { info throws(SimulatorWireError) in
+            try pki.signedRenewalInfo(info, signedDate: intent.date)
+        }
+        let data = PayloadEncoder.notificationData(
+            transaction: transaction,
+            status: lifecycle.isAutoRenewable ? PayloadEncoder.status(for: intent, current: lifecycle.status) : nil,
+            signedTransactionInfo: signedTransaction, signedRenewalInfo: signedRenewalInfo, configuration: configuration)
+        let payload = PayloadEncoder.notificationPayload(
+            intent, notificationUUID: PayloadEncoder.notificationUUID(seed: state.configuration.seed, ordinal: ordinal), data: data)
+        let v1 = LegacyPayloadEncoder.notification(
+            intent, transactions: lifecycle.transactions.map { stored in
+                output.transactions.first { $0.transactionID == stored.transactionID } ?? stored
+            },
+            renewalInfo: renewalInfo, configuration: configuration)
+        return WireNotification(intent: intent, payload: payload, body: ResponseBodyV2(signedPayload: try pki.sign(payload)), v1: v1)
+    }
+}
