@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PerennialAppStore", targets: ["PerennialAppStore"]),
         .library(name: "PerennialStorage", targets: ["PerennialStorage"]),
         .library(name: "PerennialSQLite", targets: ["PerennialSQLite"]),
+        .library(name: "PerennialPostgres", targets: ["PerennialPostgres"]),
         .executable(name: "perennial", targets: ["perennial"]),
     ],
     dependencies: [
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         .target(
@@ -59,6 +61,15 @@ let package = Package(
                 "PerennialCore",
                 "PerennialStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PerennialPostgres",
+            dependencies: [
+                "PerennialCore",
+                "PerennialStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -107,6 +118,17 @@ let package = Package(
         .testTarget(
             name: "PerennialSQLiteTests",
             dependencies: ["PerennialCore", "PerennialStorage", "PerennialSQLite", "PerennialStorageContract"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PerennialPostgresTests",
+            dependencies: [
+                "PerennialCore",
+                "PerennialStorage",
+                "PerennialPostgres",
+                "PerennialStorageContract",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

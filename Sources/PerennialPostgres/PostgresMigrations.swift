@@ -1,0 +1,129 @@
+import PostgresNIO
+
+/// The schema's history, one numbered migration per version, recorded in `perennial_migrations`:
+/// run at every start, each version applied once, in order, so an old database upgrades in place.
+enum PostgresMigrations {
+    struct Migration {
+        let version: Int32
+        let name: String
+        /// Constant DDL, one statement each (the extended protocol runs one statement per query).
+        let statements: [String]
+    }
+
+    /// Any constant works: it only has to be the same in every process sharing the database.
+    static let lockKey: Int64 = 0x5065_7265_6E6E_6961
+
+    static let all: [Migration] = [Migration(version: 1, name: "initial", statements: initialSchema)]
+
+    /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
+    /// run the migrations one after the other and the second finds nothing left to do.
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+        try await connection.query(
+            """
+            CREATE TABLE IF NOT EXISTS perennial_migrations (
+                version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+            """, logger: logger)
+        var applied: Set<Int32> = []
+        for try await version in try await connection.query("SELECT version FROM perennial_migrations", logger: logger).decode(Int32.self) {
+            applied.insert(version)
+        }
+        for migration in all where !applied.contains(migration.version) {
+            for statement in migration.statements {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            try await connection.query(
+                "INSERT INTO perennial_migrations (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger)
+        }
+    }
+
+    /// The SQLite schema in PostgreSQL types: dates are `DOUBLE PRECISION` seconds since 1970 (so a
+    /// `Date` round-trips exactly), JSON columns are `TEXT` in the shared
+    /// ``PerennialStorage/StorageJSON`` format (byte for byte, which `JSONB` would not keep), raw
+    /// evidence is `BYTEA`, money is integer milli-units beside its currency.
+    private static let initialSchema = [
+        """
+        CREATE TABLE evidence (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            app_bundle_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            idempotency_key TEXT NOT NULL UNIQUE,
+            raw BYTEA NOT NULL,
+            received_at DOUBLE PRECISION NOT NULL,
+            presented_by TEXT,
+            environment TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE transactions (
+            transaction_id TEXT PRIMARY KEY,
+            original_transaction_id TEXT NOT NULL,
+            record TEXT NOT NULL,
+            version_date DOUBLE PRECISION NOT NULL,
+            is_signed BOOLEAN NOT NULL,
+            price_milli_units BIGINT,
+            price_currency TEXT
+        )
+        """,
+        "CREATE INDEX transactions_by_original ON transactions(original_transaction_id)",
+        """
+        CREATE TABLE renewal_infos (
+            original_transaction_id TEXT PRIMARY KEY,
+            record TEXT NOT NULL,
+            version_date DOUBLE PRECISION NOT NULL,
+            is_signed BOOLEAN NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE bindings (
+            original_transaction_id TEXT PRIMARY KEY,
+            app_user_id TEXT NOT NULL,
+            app_bundle_id TEXT NOT NULL,
+            bound_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        "CREATE INDEX bindings_by_user ON bindings(app_user_id, app_bundle_id)",
+        """
+        CREATE TABLE app_users (
+            app_user_id TEXT PRIMARY KEY,
+            app_account_token UUID NOT NULL UNIQUE
+        )
+        """,
+        """
+        CREATE TABLE subscriber_views (
+            app_user_id TEXT NOT NULL,
+            app_bundle_id TEXT NOT NULL,
+            view TEXT NOT NULL,
+            PRIMARY KEY (app_user_id, app_bundle_id)
+        )
+        """,
+        """
+        CREATE TABLE outbox (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            event_id TEXT NOT NULL,
+            app_user_id TEXT NOT NULL,
+            app_bundle_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            occurred_at DOUBLE PRECISION NOT NULL,
+            payload TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at DOUBLE PRECISION,
+            delivered_at DOUBLE PRECISION,
+            UNIQUE (app_user_id, event_id)
+        )
+        """,
+        "CREATE INDEX outbox_pending ON outbox(id) WHERE delivered_at IS NULL",
+        """
+        CREATE TABLE audit (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            app_user_id TEXT,
+            at DOUBLE PRECISION NOT NULL,
+            kind TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            evidence_id BIGINT NOT NULL REFERENCES evidence(id)
+        )
+        """,
+        "CREATE INDEX audit_by_user ON audit(app_user_id, id)",
+    ]
+}

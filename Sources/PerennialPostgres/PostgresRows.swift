@@ -1,0 +1,109 @@
+import Foundation
+import PerennialCore
+import PerennialStorage
+import PostgresNIO
+
+/// The apply path and the subscriber reads on one leased connection, through the prepared
+/// ``PostgresStatements``, with rows mapped to and from the shared record types.
+struct PostgresRows {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    /// Advisory locks of one class, taken in sorted order so two applies never wait on each other
+    /// in a cycle.
+    func lock(_ keyClass: Int32, _ keys: some Sequence<String>) async throws {
+        for key in Set(keys).sorted() {
+            _ = try await all(PostgresStatements.Lock(keyClass: keyClass, key: key))
+        }
+    }
+
+    /// The rows the evidence can change (see ``PerennialStorage/StorageSnapshot``), locked for the
+    /// rest of the transaction: first the touched purchases, then every user concerned.
+    func snapshot(for evidence: IncomingEvidence) async throws -> StorageSnapshot {
+        try await lock(1, evidence.originalTransactionIDs)
+        var snapshot = StorageSnapshot(records: try await records(of: evidence.originalTransactionIDs))
+        for id in evidence.originalTransactionIDs {
+            snapshot.owners[id] = try await all(PostgresStatements.OwnerOf(originalTransactionID: id)).first.map(AppUserID.init(rawValue:))
+        }
+        for token in evidence.appAccountTokens {
+            snapshot.tokenOwners[token] = try await appUser(forToken: token)
+        }
+        let users = Set(Array(snapshot.owners.values) + Array(snapshot.tokenOwners.values) + [evidence.presentedBy].compactMap { $0 })
+        try await lock(2, users.map(\.rawValue))
+        for user in users {
+            snapshot.users[user] = StorageSnapshot.User(
+                records: try await records(ownedBy: user, appBundleID: evidence.appBundleID),
+                view: try await view(of: user, appBundleID: evidence.appBundleID))
+        }
+        return snapshot
+    }
+
+    func records(ownedBy user: AppUserID, appBundleID: String) async throws -> RecordSet {
+        try await records(of: try await all(PostgresStatements.PurchasesOf(user: user, appBundleID: appBundleID)))
+    }
+
+    func records(of originalTransactionIDs: [String]) async throws -> RecordSet {
+        var records = EvidenceRecords()
+        for id in originalTransactionIDs {
+            for json in try await all(PostgresStatements.TransactionsOf(originalTransactionID: id)) {
+                records.transactions.append(
+                    try StorageJSON.decode(Transaction.self, from: Data(json.utf8), table: "transactions", key: id))
+            }
+            if let json = try await all(PostgresStatements.RenewalInfoOf(originalTransactionID: id)).first {
+                records.renewalInfos.append(
+                    try StorageJSON.decode(RenewalInfo.self, from: Data(json.utf8), table: "renewal_infos", key: id))
+            }
+        }
+        return RecordSet(records)
+    }
+
+    func view(of user: AppUserID, appBundleID: String) async throws -> SubscriberView? {
+        guard let json = try await all(PostgresStatements.ViewOf(user: user, appBundleID: appBundleID)).first else { return nil }
+        return try StorageJSON.decode(SubscriberView.self, from: Data(json.utf8), table: "subscriber_views", key: user.rawValue)
+    }
+
+    func appUser(forToken token: UUID) async throws -> AppUserID? {
+        try await all(PostgresStatements.UserForToken(token: token)).first.map(AppUserID.init(rawValue:))
+    }
+
+    /// Executes a ``PerennialStorage/WritePlan`` in the caller's transaction.
+    func write(_ plan: WritePlan, evidenceID: Int64, now: Date) async throws {
+        let app = plan.evidence.appBundleID
+        for transaction in plan.transactions {
+            let record = try json(transaction, what: "transaction \(transaction.transactionID)")
+            try await run(PostgresStatements.UpsertTransaction(transaction: transaction, record: record))
+        }
+        for info in plan.renewalInfos {
+            let record = try json(info, what: "renewal info \(info.originalTransactionID)")
+            try await run(PostgresStatements.UpsertRenewalInfo(info: info, record: record))
+        }
+        for binding in plan.bindings {
+            try await run(PostgresStatements.UpsertBinding(binding: binding, appBundleID: app, now: now))
+        }
+        for (user, view) in plan.views.sorted(by: { $0.key < $1.key }) {
+            try await run(PostgresStatements.UpsertView(user: user, appBundleID: app, view: try json(view, what: "view of \(user)")))
+        }
+        for event in plan.outbox {
+            try await run(PostgresStatements.InsertOutbox(event: event, now: now))
+        }
+        for entry in plan.audit {
+            try await run(PostgresStatements.InsertAudit(entry: entry, detail: try json(entry.detail, what: "audit detail"), evidenceID: evidenceID))
+        }
+    }
+
+    /// Every row a statement returns.
+    func all<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        var rows: [Statement.Row] = []
+        for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+        return rows
+    }
+
+    /// Runs a statement that returns no rows.
+    func run<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws where Statement.Row == () {
+        _ = try await connection.execute(statement, logger: logger)
+    }
+
+    private func json(_ value: some Encodable, what: String) throws(StorageError) -> String {
+        String(decoding: try StorageJSON.encode(value, what: what), as: UTF8.self)
+    }
+}

@@ -1,0 +1,167 @@
+public import Foundation
+import PerennialCore
+public import PerennialStorage
+public import PostgresNIO
+
+/// The shared back end: a PostgreSQL database that several `perennial serve` processes use at once.
+///
+/// Built on PostgresNIO's pooled ``PostgresNIO/PostgresClient``, which does nothing until it runs:
+/// the owner keeps ``run()`` (or `client.run()`) going in a task for as long as the storage is used,
+/// typically as one child of the server's task group, and cancels that task to close the pool:
+///
+/// ```swift
+/// let storage = PostgresStorage(configuration: try PostgresStorage.configuration(url: url))
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { await storage.run() }
+///     try await storage.migrate()
+///     // serve…
+///     group.cancelAll()
+/// }
+/// ```
+///
+/// Every apply is one transaction (see ``apply(_:with:now:)``); reads see committed data only.
+public struct PostgresStorage: SubscriberStorage {
+    /// The pool every operation leases its connection from.
+    public let client: PostgresClient
+    let logger: Logger
+
+    /// Uses a client the caller already runs (shared with other users of the same database).
+    public init(client: PostgresClient, logger: Logger = Logger(label: "perennial.postgres")) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Creates its own pool; the caller must keep ``run()`` going while using the storage.
+    public init(configuration: PostgresClient.Configuration, logger: Logger = Logger(label: "perennial.postgres")) {
+        self.init(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+    }
+
+    /// Runs the connection pool until the calling task is cancelled.
+    public func run() async {
+        await client.run()
+    }
+
+    /// Runs the pending ``PostgresMigrations`` in one transaction under an advisory lock, so two
+    /// processes starting at once do not both create the schema.
+    public func migrate() async throws(StorageError) {
+        try await perform("migrate") {
+            try await client.withTransaction(logger: logger) { connection in
+                try await PostgresMigrations.migrate(connection, logger: logger)
+            }
+        }
+    }
+
+    public func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {
+        try await withRows("read subscriber \(user)") { rows in
+            StoredSubscriber(
+                records: try await rows.records(ownedBy: user, appBundleID: appBundleID),
+                view: try await rows.view(of: user, appBundleID: appBundleID))
+        }
+    }
+
+    public func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID {
+        let candidate = UUID()
+        return try await perform("create app account token for \(user)") {
+            try await client.query(
+                "INSERT INTO app_users (app_user_id, app_account_token) VALUES (\(user.rawValue), \(candidate)) ON CONFLICT DO NOTHING",
+                logger: logger)
+            let rows = try await client.query("SELECT app_account_token FROM app_users WHERE app_user_id = \(user.rawValue)", logger: logger)
+            for try await token in rows.decode(UUID.self) { return token }
+            throw StorageError.corruptRow(table: "app_users", key: user.rawValue, reason: "no app_account_token after insert")
+        }
+    }
+
+    public func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID? {
+        try await withRows("look up app account token \(token)") { rows in try await rows.appUser(forToken: token) }
+    }
+
+    public func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] {
+        try await perform("read timeline of \(user)") {
+            let rows = try await client.query(
+                "SELECT id, evidence_id, at, kind, detail FROM audit WHERE app_user_id = \(user.rawValue) ORDER BY id", logger: logger)
+            var entries: [AuditEntry] = []
+            for try await (id, evidenceID, at, kind, detail) in rows.decode((Int64, Int64, Double, String, String).self) {
+                let decoded = try StorageJSON.decode(AuditDetail.self, from: Data(detail.utf8), table: "audit", key: "\(id)")
+                entries.append(
+                    AuditEntry(
+                        id: id, evidenceID: evidenceID,
+                        entry: AuditEntry.Draft(
+                            appUserID: user, at: Date(timeIntervalSince1970: at), kind: AuditKind(rawValue: kind), detail: decoded)))
+            }
+            return entries
+        }
+    }
+
+    public func evidence(id: Int64) async throws(StorageError) -> StoredEvidence? {
+        try await perform("read evidence \(id)") {
+            let rows = try await client.query(
+                "SELECT app_bundle_id, kind, idempotency_key, raw, received_at, presented_by FROM evidence WHERE id = \(id)", logger: logger)
+            for try await (app, kind, key, raw, receivedAt, presentedBy) in rows.decode((String, String, String, Data, Double, String?).self) {
+                return StoredEvidence(
+                    id: id, appBundleID: app, kind: EvidenceKind(rawValue: kind), idempotencyKey: key, raw: raw,
+                    receivedAt: Date(timeIntervalSince1970: receivedAt), presentedBy: presentedBy.map(AppUserID.init(rawValue:)))
+            }
+            return nil
+        }
+    }
+
+    public func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] {
+        try await perform("read pending outbox") {
+            let rows = try await client.query(
+                """
+                SELECT id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts,
+                       next_attempt_at, delivered_at
+                FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT \(limit)
+                """, logger: logger)
+            var entries: [OutboxEntry] = []
+            let columns = (Int64, String, String, String, String, Double, String, Double, Int32, Double?, Double?).self
+            for try await (id, eventID, user, app, kind, occurredAt, payload, createdAt, attempts, nextAttemptAt, deliveredAt)
+                in rows.decode(columns)
+            {
+                entries.append(
+                    OutboxEntry(
+                        id: id,
+                        event: OutboxEntry.Draft(
+                            eventID: eventID, appUserID: AppUserID(rawValue: user), appBundleID: app, kind: kind,
+                            occurredAt: Date(timeIntervalSince1970: occurredAt), payload: Data(payload.utf8)),
+                        createdAt: Date(timeIntervalSince1970: createdAt), attempts: Int(attempts),
+                        nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)),
+                        deliveredAt: deliveredAt.map(Date.init(timeIntervalSince1970:))))
+            }
+            return entries
+        }
+    }
+
+    /// Runs `body` in one transaction on one leased connection; any error rolls it back.
+    func transaction<T: Sendable>(_ operation: String, _ body: (PostgresRows) async throws -> T) async throws(StorageError) -> T {
+        try await perform(operation) {
+            try await client.withTransaction(logger: logger) { connection in
+                try await body(PostgresRows(connection: connection, logger: logger))
+            }
+        }
+    }
+
+    /// Runs `body` on one leased connection outside a transaction (reads of committed data).
+    private func withRows<T: Sendable>(_ operation: String, _ body: (PostgresRows) async throws -> T) async throws(StorageError) -> T {
+        try await perform(operation) {
+            try await client.withConnection { connection in
+                try await body(PostgresRows(connection: connection, logger: logger))
+            }
+        }
+    }
+
+    /// Maps PostgresNIO's errors to ``PerennialStorage/StorageError``, passing through the
+    /// storage errors a transaction's body threw (PostgresNIO wraps them).
+    private func perform<T: Sendable>(_ operation: String, _ body: () async throws -> T) async throws(StorageError) -> T {
+        do {
+            return try await body()
+        } catch let error as StorageError {
+            throw error
+        } catch let error as PostgresTransactionError {
+            if let inner = error.closureError as? StorageError { throw inner }
+            throw .database(operation: operation, reason: String(reflecting: error))
+        } catch {
+            throw .database(operation: operation, reason: String(reflecting: error))
+        }
+    }
+}
