@@ -8,6 +8,8 @@ public enum SimulatorWireError: Error, Equatable, Sendable, CustomStringConverti
     case unknownSubscription(originalTransactionID: String)
     /// A payload could not be encoded or signed.
     case signing(String)
+    /// A receipt was asked for, but the PKI was generated without a receipt-signing authority.
+    case noReceiptAuthority
 
     /// The reason in words, for the simulator's log.
     public var description: String {
@@ -16,6 +18,7 @@ public enum SimulatorWireError: Error, Equatable, Sendable, CustomStringConverti
         case .unknownTransaction(let id): "no transaction \(id) in the simulated store"
         case .unknownSubscription(let id): "no subscription with original transaction id \(id) in the simulated store"
         case .signing(let reason): "cannot sign the payload: \(reason)"
+        case .noReceiptAuthority: "the simulator's PKI has no receipt-signing authority (generate it with includesReceipts: true)"
         }
     }
 }
