@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 import PerennialCore
 import PerennialSimulator
 

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 
 /// The effects of one action while it runs: notifications in order, changed transactions, and
 /// the subscriptions touched, from which ``LifecycleOutput`` is built once the action succeeded.
@@ -8,7 +9,7 @@ struct Effects {
     private(set) var touched: [Int] = []
 
     mutating func notify(
-        _ type: SimulatedNotificationType, _ subtype: SimulatedNotificationSubtype? = nil,
+        _ type: NotificationTypeV2, _ subtype: NotificationSubtypeV2? = nil,
         about lifecycle: SubscriptionLifecycle, transactionID: String? = nil, at date: Date
     ) {
         notifications.append(

@@ -1,4 +1,5 @@
 public import Foundation
+public import PerennialAppStore
 
 /// A notification the App Store would send for one lifecycle step, before any payload is built or
 /// signed.
@@ -7,8 +8,8 @@ public import Foundation
 /// an intent into V2 (and V1) payloads carrying the transaction and renewal info as they are at
 /// `date`, and applies retries and fault injection.
 public struct NotificationIntent: Hashable, Sendable {
-    public let type: SimulatedNotificationType
-    public let subtype: SimulatedNotificationSubtype?
+    public let type: NotificationTypeV2
+    public let subtype: NotificationSubtypeV2?
     /// The subscription (or purchase) the notification is about.
     public let originalTransactionID: String
     /// The transaction the payload's `signedTransactionInfo` carries.
@@ -18,7 +19,7 @@ public struct NotificationIntent: Hashable, Sendable {
 
     /// An intent; `subtype` is nil for notification types Apple sends without one.
     public init(
-        type: SimulatedNotificationType, subtype: SimulatedNotificationSubtype? = nil,
+        type: NotificationTypeV2, subtype: NotificationSubtypeV2? = nil,
         originalTransactionID: String, transactionID: String?, date: Date
     ) {
         self.type = type

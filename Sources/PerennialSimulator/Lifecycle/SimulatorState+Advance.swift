@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 import PerennialCore
 
 /// The passing of time: every due event up to the target instant, earliest first, ties in
@@ -73,7 +74,7 @@ extension SimulatorState {
 
     /// Starts the next period at `start` into the auto-renew product (applying a pending
     /// downgrade or crossgrade) at the renewal price.
-    mutating func renew(_ index: Int, start: Date, subtype: SimulatedNotificationSubtype?, _ effects: inout Effects) {
+    mutating func renew(_ index: Int, start: Date, subtype: NotificationSubtypeV2?, _ effects: inout Effects) {
         let lifecycle = lifecycles[index]
         guard let product = configuration.catalog.product(id: lifecycle.autoRenewProductID) else {
             // Only reachable with a catalog that lost the product: Apple treats that as not for sale.
@@ -92,7 +93,7 @@ extension SimulatorState {
     }
 
     mutating func expire(
-        _ index: Int, reason: ExpirationReason, subtype: SimulatedNotificationSubtype, _ effects: inout Effects
+        _ index: Int, reason: ExpirationReason, subtype: NotificationSubtypeV2, _ effects: inout Effects
     ) {
         lifecycles[index].status = .expired
         lifecycles[index].expirationReason = reason

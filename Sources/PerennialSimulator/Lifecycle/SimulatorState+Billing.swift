@@ -1,3 +1,4 @@
+import PerennialAppStore
 /// Payment problems the scenario imposes and their repair.
 extension SimulatorState {
     /// Arms a failure for the coming renewals; nothing is notified until a renewal fails.

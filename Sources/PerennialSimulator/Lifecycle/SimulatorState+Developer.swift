@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 import PerennialCore
 
 /// What the developer does in App Store Connect or through the Server API: price increases,

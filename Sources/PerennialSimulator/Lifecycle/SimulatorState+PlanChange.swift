@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 import PerennialCore
 
 /// The customer's choices about the next renewal: auto-renew on or off, and moving within the

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 import PerennialCore
 
 /// Buying: first purchases, resubscriptions and Family Sharing access, each starting a period now.

@@ -1,3 +1,4 @@
+import PerennialAppStore
 import PerennialCore
 
 /// Apple taking money or access back, and giving it back: refunds, their reversal or refusal,

@@ -84,8 +84,8 @@ public enum PayloadEncoder {
     /// The decoded payload of the V2 notification for `intent`.
     public static func notificationPayload(_ intent: NotificationIntent, notificationUUID: UUID, data: NotificationData) -> ResponseBodyV2DecodedPayload {
         ResponseBodyV2DecodedPayload(
-            notificationType: NotificationTypeV2(rawValue: intent.type.rawValue),
-            subtype: intent.subtype.map { NotificationSubtypeV2(rawValue: $0.rawValue) },
+            notificationType: intent.type,
+            subtype: intent.subtype,
             // Apple sends lower-case UUIDs.
             notificationUUID: notificationUUID.uuidString.lowercased(),
             version: "2.0",
