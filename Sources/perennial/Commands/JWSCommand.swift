@@ -103,8 +103,10 @@ struct JWSVerifyCommand: AsyncParsableCommand {
 
 /// Which typed check applies to a payload, recognised from its keys.
 enum SignedPayloadKind {
+    /// Runs the typed check that fits the payload and returns the payload bytes it covered.
     static func verify(_ compact: String, with verifier: SignedDataVerifier, at time: JWSValidationTime) async throws -> Data {
-        let keys = try SignedPayloadJSON.keys(of: JWSDecoding.decodeUnverified(compact).payload)
+        let payload = try JWSDecoding.decodeUnverified(compact).payload
+        let keys = try SignedPayloadJSON.keys(of: payload)
         if keys.contains("notificationType") {
             _ = try await verifier.verifyNotification(compact, at: time)
         } else if keys.contains("receiptType") {
@@ -115,6 +117,6 @@ enum SignedPayloadKind {
         } else {
             _ = try await verifier.verifyRenewalInfo(compact, at: time)
         }
-        return try JWSDecoding.decodeUnverified(compact).payload
+        return payload
     }
 }
