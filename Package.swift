@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "PerennialStorage", targets: ["PerennialStorage"]),
         .library(name: "PerennialSQLite", targets: ["PerennialSQLite"]),
         .library(name: "PerennialPostgres", targets: ["PerennialPostgres"]),
+        .library(name: "PerennialServer", targets: ["PerennialServer"]),
+        .library(name: "PerennialSimulator", targets: ["PerennialSimulator"]),
+        .library(name: "PerennialClient", targets: ["PerennialClient"]),
         .executable(name: "perennial", targets: ["perennial"]),
     ],
     dependencies: [
@@ -30,6 +33,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -75,7 +83,62 @@ let package = Package(
         ),
         .target(
             name: "PerennialSimulator",
-            dependencies: ["PerennialCore", "PerennialAppStore"],
+            dependencies: [
+                "PerennialCore",
+                "PerennialAppStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PerennialServer",
+            dependencies: [
+                "PerennialCore",
+                "PerennialAppStore",
+                "PerennialStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PerennialSandbox",
+            dependencies: [
+                "PerennialCore",
+                "PerennialAppStore",
+                "PerennialStorage",
+                "PerennialServer",
+                "PerennialSimulator",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PerennialLoad",
+            dependencies: [
+                "PerennialAppStore",
+                "PerennialSimulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PerennialClient",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -83,8 +146,27 @@ let package = Package(
             dependencies: [
                 "PerennialCore",
                 "PerennialAppStore",
+                "PerennialStorage",
+                "PerennialSQLite",
+                "PerennialPostgres",
+                "PerennialServer",
+                "PerennialSimulator",
+                "PerennialSandbox",
+                "PerennialLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "perennial-example",
+            dependencies: ["PerennialClient"],
+            path: "Examples/perennial-example",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -102,6 +184,42 @@ let package = Package(
             name: "PerennialTestSupport",
             dependencies: ["PerennialCore"],
             path: "Tests/PerennialTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PerennialLiveHarness",
+            dependencies: [
+                "PerennialCore",
+                "PerennialStorage",
+                "PerennialSQLite",
+                "PerennialServer",
+                "PerennialSimulator",
+                "PerennialSandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/PerennialLiveHarness",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PerennialEndToEndTests",
+            dependencies: [
+                "PerennialLiveHarness",
+                "PerennialCore",
+                "PerennialStorage",
+                "PerennialServer",
+                "PerennialSimulator",
+                "PerennialAppStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -133,7 +251,46 @@ let package = Package(
         ),
         .testTarget(
             name: "PerennialSimulatorTests",
-            dependencies: ["PerennialSimulator", "PerennialCore", "PerennialAppStore", "PerennialTestSupport"],
+            dependencies: [
+                "PerennialSimulator", "PerennialCore", "PerennialAppStore", "PerennialTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PerennialServerTests",
+            dependencies: [
+                "PerennialServer", "PerennialCore", "PerennialAppStore", "PerennialStorage", "PerennialSQLite",
+                "PerennialPostgres", "PerennialSimulator", "PerennialTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PerennialLoadTests",
+            dependencies: ["PerennialLoad"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PerennialClientTests",
+            dependencies: ["PerennialClient"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PerennialClientLiveTests",
+            dependencies: ["PerennialClient", "PerennialLiveHarness", "PerennialSimulator", "PerennialStorage", "PerennialCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -157,9 +314,17 @@ let package = Package(
             dependencies: [
                 "perennial",
                 "PerennialAppStore",
+                "PerennialCore",
+                "PerennialPostgres",
+                "PerennialServer",
+                "PerennialSimulator",
+                "PerennialStorage",
                 "PerennialTestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -13,7 +13,11 @@ enum PostgresMigrations {
     /// Any constant works: it only has to be the same in every process sharing the database.
     static let lockKey: Int64 = 0x5065_7265_6E6E_6961
 
-    static let all: [Migration] = [Migration(version: 1, name: "initial", statements: initialSchema)]
+    static let all: [Migration] = [
+        Migration(version: 1, name: "initial", statements: initialSchema),
+        Migration(version: 2, name: "webhook-deliveries", statements: webhookDeliveries),
+        Migration(version: 3, name: "reconciliation", statements: reconciliation),
+    ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
     /// run the migrations one after the other and the second finds nothing left to do.
@@ -125,5 +129,40 @@ enum PostgresMigrations {
         )
         """,
         "CREATE INDEX audit_by_user ON audit(app_user_id, id)",
+    ]
+
+    /// Delivery state of outbox entries for the webhook job (``PerennialStorage/WebhookOutbox``):
+    /// leases, per-endpoint progress, dead letters; and an index that finds each subscriber's
+    /// oldest undelivered entry without scanning the subscriber's history.
+    private static let webhookDeliveries = [
+        "ALTER TABLE outbox ADD COLUMN dead_at DOUBLE PRECISION",
+        "ALTER TABLE outbox ADD COLUMN last_error TEXT",
+        "ALTER TABLE outbox ADD COLUMN accepted_endpoints TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE outbox ADD COLUMN lease_owner TEXT",
+        "ALTER TABLE outbox ADD COLUMN lease_expires_at DOUBLE PRECISION",
+        "CREATE INDEX outbox_queue ON outbox(app_bundle_id, app_user_id, id) WHERE delivered_at IS NULL AND dead_at IS NULL",
+    ]
+
+    /// The reconciliation schedule (``PerennialStorage/ReconciliationSchedule``): one row per
+    /// subscription, upserted by every apply that touches it, with its next check, sweep window,
+    /// lease and latest receipt; and the singleton row that lets one sweep run per day.
+    private static let reconciliation = [
+        """
+        CREATE TABLE reconciliation_checks (
+            original_transaction_id TEXT PRIMARY KEY,
+            app_bundle_id TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            due_at DOUBLE PRECISION,
+            swept_until DOUBLE PRECISION,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            receipt_evidence_id BIGINT REFERENCES evidence(id),
+            lease_owner TEXT,
+            lease_expires_at DOUBLE PRECISION
+        )
+        """,
+        "CREATE INDEX reconciliation_due ON reconciliation_checks(due_at) WHERE due_at IS NOT NULL",
+        "CREATE TABLE reconciliation_sweeps (id INTEGER PRIMARY KEY CHECK (id = 1), last_sweep_at DOUBLE PRECISION)",
+        "INSERT INTO reconciliation_sweeps (id, last_sweep_at) VALUES (1, NULL)",
     ]
 }

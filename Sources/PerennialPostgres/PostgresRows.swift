@@ -86,6 +86,10 @@ struct PostgresRows {
         for event in plan.outbox {
             try await run(PostgresStatements.InsertOutbox(event: event, now: now))
         }
+        let receiptEvidenceID: Int64? = plan.evidence.kind == .receipt ? evidenceID : nil
+        for check in plan.checks {
+            try await run(PostgresReconciliationStatements.UpsertCheck(check: check, evidence: plan.evidence, receiptEvidenceID: receiptEvidenceID))
+        }
         for entry in plan.audit {
             try await run(PostgresStatements.InsertAudit(entry: entry, detail: try json(entry.detail, what: "audit detail"), evidenceID: evidenceID))
         }

@@ -132,6 +132,21 @@ public struct PostgresStorage: SubscriberStorage {
         }
     }
 
+    public func ping() async throws(StorageError) {
+        try await perform("ping") {
+            let rows = try await client.query("SELECT 1", logger: logger)
+            for try await _ in rows.decode(Int32.self) {}
+        }
+    }
+
+    public func evidenceCount() async throws(StorageError) -> Int {
+        try await perform("count evidence") {
+            let rows = try await client.query("SELECT COUNT(*) FROM evidence", logger: logger)
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+    }
+
     /// Runs `body` in one transaction on one leased connection; any error rolls it back.
     func transaction<T: Sendable>(_ operation: String, _ body: (PostgresRows) async throws -> T) async throws(StorageError) -> T {
         try await perform(operation) {

@@ -6,6 +6,8 @@ enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-initial", migrate: createInitialSchema)
+        migrator.registerMigration("v2-webhook-deliveries", migrate: addWebhookDeliveries)
+        migrator.registerMigration("v3-reconciliation", migrate: addReconciliation)
         return migrator
     }
 
@@ -81,6 +83,48 @@ enum SQLiteMigrations {
                     evidence_id INTEGER NOT NULL REFERENCES evidence(id)
                 );
                 CREATE INDEX audit_by_user ON audit(app_user_id, id);
+                """)
+    }
+
+    /// Delivery state of outbox entries for the webhook job (``PerennialStorage/WebhookOutbox``):
+    /// leases, per-endpoint progress, dead letters; and an index that finds each subscriber's
+    /// oldest undelivered entry without scanning the subscriber's history.
+    private static func addWebhookDeliveries(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE outbox ADD COLUMN dead_at REAL;
+                ALTER TABLE outbox ADD COLUMN last_error TEXT;
+                ALTER TABLE outbox ADD COLUMN accepted_endpoints TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE outbox ADD COLUMN lease_owner TEXT;
+                ALTER TABLE outbox ADD COLUMN lease_expires_at REAL;
+                CREATE INDEX outbox_queue ON outbox(app_bundle_id, app_user_id, id) WHERE delivered_at IS NULL AND dead_at IS NULL;
+                """)
+    }
+
+    /// The reconciliation schedule (``PerennialStorage/ReconciliationSchedule``): one row per
+    /// subscription, upserted by every apply that touches it, with its next check, sweep window,
+    /// lease and latest receipt; and the singleton row that lets one sweep run per day.
+    private static func addReconciliation(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE reconciliation_checks (
+                    original_transaction_id TEXT PRIMARY KEY NOT NULL,
+                    app_bundle_id TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    due_at REAL,
+                    swept_until REAL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    receipt_evidence_id INTEGER REFERENCES evidence(id),
+                    lease_owner TEXT,
+                    lease_expires_at REAL
+                );
+                CREATE INDEX reconciliation_due ON reconciliation_checks(due_at) WHERE due_at IS NOT NULL;
+                CREATE TABLE reconciliation_sweeps (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    last_sweep_at REAL
+                );
+                INSERT INTO reconciliation_sweeps (id, last_sweep_at) VALUES (1, NULL);
                 """)
     }
 }

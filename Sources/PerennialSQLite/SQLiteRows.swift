@@ -141,6 +141,23 @@ enum SQLiteRows {
                 String(decoding: event.payload, as: UTF8.self), now.timeIntervalSince1970,
             ])
         }
+        let receiptEvidenceID: Int64? = plan.evidence.kind == .receipt ? evidenceID : nil
+        for check in plan.checks {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO reconciliation_checks
+                        (original_transaction_id, app_bundle_id, environment, due_at, swept_until, receipt_evidence_id)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (original_transaction_id) DO UPDATE SET
+                        app_bundle_id = excluded.app_bundle_id, environment = excluded.environment, due_at = excluded.due_at,
+                        swept_until = excluded.swept_until, attempts = 0, last_error = NULL,
+                        receipt_evidence_id = COALESCE(excluded.receipt_evidence_id, reconciliation_checks.receipt_evidence_id)
+                    """
+            ).execute(arguments: [
+                check.originalTransactionID, plan.evidence.appBundleID, plan.evidence.environment.rawValue,
+                check.dueAt?.timeIntervalSince1970, check.sweptUntil?.timeIntervalSince1970, receiptEvidenceID,
+            ])
+        }
         for entry in plan.audit {
             try db.cachedStatement(sql: "INSERT INTO audit (app_user_id, at, kind, detail, evidence_id) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [

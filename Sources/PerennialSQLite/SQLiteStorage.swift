@@ -12,10 +12,12 @@ public struct SQLiteStorage: SubscriberStorage {
     let writer: any DatabaseWriter
 
     /// A database file, created when missing: WAL journal, `synchronous = NORMAL` (durable at
-    /// checkpoints, never corrupt), foreign keys on.
+    /// checkpoints, never corrupt), foreign keys on. A writer finding the file locked by another
+    /// process (a second `perennial serve` on the same file) waits up to 5 s instead of failing.
     public init(path: String) throws(StorageError) {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
@@ -124,6 +126,14 @@ public struct SQLiteStorage: SubscriberStorage {
                     deliveredAt: (row["delivered_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
             }
         }
+    }
+
+    public func ping() async throws(StorageError) {
+        _ = try await read("ping") { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    public func evidenceCount() async throws(StorageError) -> Int {
+        try await read("count evidence") { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM evidence") ?? 0 }
     }
 
     /// Runs `body` in one write transaction, mapping GRDB's errors to ``StorageError``.

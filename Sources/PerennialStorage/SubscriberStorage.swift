@@ -31,4 +31,12 @@ public protocol SubscriberStorage: Sendable {
 
     /// Undelivered outbox entries in insertion order.
     func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry]
+
+    /// Runs a trivial query, so a readiness probe learns whether the database answers now (a
+    /// server whose database is gone must leave the load balancer's rotation, not fail requests).
+    func ping() async throws(StorageError)
+
+    /// How many pieces of evidence are stored, duplicates excluded: lets operators and tests see
+    /// that a rejected request stored nothing.
+    func evidenceCount() async throws(StorageError) -> Int
 }

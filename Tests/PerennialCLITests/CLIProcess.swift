@@ -60,3 +60,21 @@ struct CLIProcess {
         return url
     }
 }
+
+extension Process {
+    /// Waits for the process to end without blocking a thread: Swift's cooperative pool has one
+    /// thread per core (two here), and a test parked in `waitUntilExit()` starves every other test
+    /// running beside it. After `timeout` the process is killed and the answer is false.
+    func exited(within timeout: Duration = .seconds(30)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while isRunning {
+            if ContinuousClock.now >= deadline {
+                kill(processIdentifier, SIGKILL)
+                while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+                return false
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+}

@@ -18,6 +18,7 @@ public struct StorageContract: Sendable {
         case appAccountTokenIsStableAndBindsPurchases
         case failedApplyLeavesNoRows
         case migrationsAreIdempotent
+        case pingAnswersAndEvidenceIsCounted
     }
 
     /// Makes a fresh, empty, not yet migrated storage.
@@ -42,6 +43,7 @@ public struct StorageContract: Sendable {
         case .appAccountTokenIsStableAndBindsPurchases: try await appAccountTokenIsStableAndBindsPurchases(storage)
         case .failedApplyLeavesNoRows: try await failedApplyLeavesNoRows(storage)
         case .migrationsAreIdempotent: try await migrationsAreIdempotent(storage)
+        case .pingAnswersAndEvidenceIsCounted: try await pingAnswersAndEvidenceIsCounted(storage)
         }
     }
 
@@ -189,5 +191,17 @@ public struct StorageContract: Sendable {
         _ = try applied(try await storage.apply(purchase("k1", by: alice), with: ContractFixture.applier(), now: now))
         try await storage.migrate()
         #expect(try await storage.subscriber(alice, appBundleID: ContractFixture.bundleID).view?.activeEntitlementIDs == ["premium"])
+    }
+
+    func pingAnswersAndEvidenceIsCounted(_ storage: any SubscriberStorage) async throws {
+        try await storage.ping()
+        #expect(try await storage.evidenceCount() == 0)
+        _ = try applied(try await storage.apply(purchase("k1", by: alice), with: ContractFixture.applier(), now: now))
+        _ = try await storage.apply(purchase("k1", by: alice), with: ContractFixture.applier(), now: now)
+        await #expect(throws: StorageError.emptyEvidence(idempotencyKey: "k2")) {
+            try await storage.apply(ContractFixture.evidence("k2", by: alice, EvidenceRecords()), with: ContractFixture.applier(), now: now)
+        }
+        // The duplicate and the failed apply stored nothing.
+        #expect(try await storage.evidenceCount() == 1)
     }
 }

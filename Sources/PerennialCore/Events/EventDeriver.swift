@@ -72,8 +72,15 @@ public struct EventDeriver: Sendable {
             kind = .productChanged
             isNewPurchase = true
         case .renewal:
+            // A grace-period recovery keeps the renewal date, so it shows no gap: the previous view
+            // being in billing trouble is what tells it from an ordinary renewal.
+            let wasInBilling = oldStatus == .inBillingRetry || oldStatus == .inGracePeriod
             let wasIntroductory = previous.map { PeriodType(offer: $0.offer).isIntroductory } ?? false
-            kind = wasIntroductory && !periodType.isIntroductory ? .trialConverted : .renewal
+            if wasInBilling && index == history.count - 1 {
+                kind = .billingRecovered
+            } else {
+                kind = wasIntroductory && !periodType.isIntroductory ? .trialConverted : .renewal
+            }
         case .billingRecovery:
             kind = .billingRecovered
         case .resubscription:

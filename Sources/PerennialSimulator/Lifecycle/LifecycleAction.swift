@@ -45,6 +45,10 @@ public enum LifecycleAction: Hashable, Sendable {
     case extendRenewalDate(originalTransactionID: String, days: Int, reason: RenewalExtensionReason)
     /// The developer removes a product from sale; its subscriptions expire at their next renewal.
     case removeFromSale(productID: String)
+    /// The developer binds the purchase to an app account after the fact (Set App Account Token),
+    /// for purchases made outside the app; Apple notifies nothing, but every transaction and renewal
+    /// info of the purchase is signed with the new token from then on.
+    case setAppAccountToken(originalTransactionID: String, appAccountToken: UUID)
     /// The customer subscribes again to an expired subscription, to its last product or another
     /// of its group, optionally with a promotional, offer-code or win-back offer.
     case resubscribe(originalTransactionID: String, productID: String?, offer: Offer?)

@@ -29,6 +29,8 @@ public enum LifecycleError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A family member cannot buy through the purchaser's subscription; they purchase their own.
     case familySharedCannotResubscribe(originalTransactionID: String)
     case noPendingPriceIncrease(originalTransactionID: String)
+    /// Family Sharing access cannot be bound to an app account by the developer.
+    case familySharedAccountToken(originalTransactionID: String)
     case invalidExtensionDays(Int)
     case invalidQuantity(Int)
     case invalidFailureProbability(Double)
@@ -61,6 +63,8 @@ public enum LifecycleError: Error, Hashable, Sendable, CustomStringConvertible {
         case .familySharedCannotResubscribe(let id):
             "subscription \(id) is held through Family Sharing; the member must purchase a subscription of their own"
         case .noPendingPriceIncrease(let id): "subscription \(id) has no price increase awaiting consent"
+        case .familySharedAccountToken(let id):
+            "subscription \(id) is held through Family Sharing; its app account token cannot be set"
         case .invalidExtensionDays(let days): "a renewal date extension is 1 to 90 days, not \(days)"
         case .invalidQuantity(let quantity): "quantity must be at least 1, not \(quantity)"
         case .invalidFailureProbability(let probability): "a failure probability is between 0 and 1, not \(probability)"

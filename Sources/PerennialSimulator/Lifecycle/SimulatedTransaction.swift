@@ -19,7 +19,8 @@ public struct SimulatedTransaction: Hashable, Sendable {
     /// End of the period (subscriptions); moved later by a renewal date extension.
     public internal(set) var expiresDate: Date?
     public let quantity: Int
-    public let appAccountToken: UUID?
+    /// Replaced on every transaction of the subscription by Set App Account Token.
+    public internal(set) var appAccountToken: UUID?
     /// Apple's `inAppOwnershipType`.
     public let inAppOwnershipType: Ownership
     /// The offer, if any: `offerType`, `offerIdentifier`, `offerDiscountType` (the payment mode)

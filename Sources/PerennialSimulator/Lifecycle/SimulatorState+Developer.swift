@@ -58,6 +58,20 @@ extension SimulatorState {
         effects.notify(.renewalExtended, about: lifecycles[index], at: now)
     }
 
+    /// Replaces the app account token of a purchase and of all its transactions, so every answer
+    /// signed from now on carries it; Family Sharing access belongs to the member, not the
+    /// developer's account, so it cannot be rebound.
+    mutating func setAppAccountToken(_ index: Int, token: UUID, _ effects: inout Effects) throws(LifecycleError) {
+        guard lifecycles[index].ownership == .purchased else {
+            throw .familySharedAccountToken(originalTransactionID: lifecycles[index].originalTransactionID)
+        }
+        lifecycles[index].appAccountToken = token
+        for position in lifecycles[index].transactions.indices {
+            lifecycles[index].transactions[position].appAccountToken = token
+            effects.record(lifecycles[index].transactions[position], lifecycle: index)
+        }
+    }
+
     /// Stops selling a product; nothing is notified until its subscriptions reach renewal.
     mutating func removeFromSale(productID: String) throws(LifecycleError) {
         _ = try sellableProduct(productID)

@@ -88,6 +88,8 @@ public struct SimulatorState: Sendable {
             try extendRenewalDate(try index(of: id), days: days, reason: reason, &effects)
         case .removeFromSale(let productID):
             try removeFromSale(productID: productID)
+        case .setAppAccountToken(let id, let token):
+            try setAppAccountToken(try index(of: id), token: token, &effects)
         case .resubscribe(let id, let productID, let offer):
             try resubscribe(try index(of: id), productID: productID, offer: offer, &effects)
         }

@@ -15,7 +15,9 @@ public struct SubscriptionLifecycle: Hashable, Sendable {
     public let ownership: Ownership
     public let productType: ProductType
     public let subscriptionGroupID: String?
-    public let appAccountToken: UUID?
+    /// The app's account id for the subscription; every later transaction and renewal info carries
+    /// it. Set at purchase, or afterwards by the developer through Set App Account Token.
+    public internal(set) var appAccountToken: UUID?
     /// Every transaction, oldest first; the last one is the current period.
     public internal(set) var transactions: [SimulatedTransaction]
     public internal(set) var status: SimulatedSubscriptionStatus

@@ -12,10 +12,13 @@ public import PerennialCore
 public struct EvidenceApplier: Sendable {
     public let engine: SubscriberEngine
     public let transferPolicy: TransferPolicy
+    /// Schedules each touched subscription's next comparison with Apple.
+    public let reconciliation: ReconciliationPolicy
 
-    public init(engine: SubscriberEngine, transferPolicy: TransferPolicy) {
+    public init(engine: SubscriberEngine, transferPolicy: TransferPolicy, reconciliation: ReconciliationPolicy = ReconciliationPolicy()) {
         self.engine = engine
         self.transferPolicy = transferPolicy
+        self.reconciliation = reconciliation
     }
 
     /// The plan for one piece of evidence.
@@ -71,7 +74,29 @@ public struct EvidenceApplier: Sendable {
                 AuditEntry.Draft(appUserID: nil, at: now, kind: .evidenceApplied, detail: AuditDetail(originalTransactionIDs: unowned)))
         }
         try addOwnershipEvents(evidence: evidence, now: now, into: &plan)
+        scheduleChecks(touched, owners: owners, merged: merged, now: now, into: &plan)
         return plan
+    }
+
+    /// The next check of every touched subscription, from the state its owner's new view holds
+    /// (or, unowned, its own records' state).
+    private func scheduleChecks(_ touched: [String], owners: [String: AppUserID], merged: RecordSet, now: Date, into plan: inout WritePlan) {
+        for id in touched {
+            let state: SubscriptionState?
+            if let owner = owners[id], let view = plan.views[owner] {
+                state = view.subscription(originalTransactionID: id)
+            } else if let ledger = merged.ledger(originalTransactionID: id) {
+                let records = EvidenceRecords(transactions: ledger.transactions, renewalInfos: [ledger.renewalInfo].compactMap { $0 })
+                state = engine.view(of: RecordSet(records), at: now).subscription(originalTransactionID: id)
+            } else {
+                state = nil
+            }
+            guard let state else { continue }
+            plan.checks.append(
+                WritePlan.Check(
+                    originalTransactionID: id, dueAt: reconciliation.nextCheck(for: state, now: now),
+                    sweptUntil: reconciliation.sweptUntil(state)))
+        }
     }
 
     /// Only record versions that differ from the stored ones are written.

@@ -1,3 +1,4 @@
+public import Foundation
 public import PerennialCore
 
 /// Everything one apply writes, decided by ``EvidenceApplier`` before a single row is touched, so
@@ -14,6 +15,22 @@ public struct WritePlan: Hashable, Sendable {
         }
     }
 
+    /// When a touched subscription must next be compared with Apple (see
+    /// ``ReconciliationSchedule``), decided by the ``ReconciliationPolicy`` from its new state.
+    public struct Check: Hashable, Sendable {
+        public var originalTransactionID: String
+        /// Nil when nothing more can change without the customer (refunded, long expired).
+        public var dueAt: Date?
+        /// Until when the daily sweep includes it; nil when never.
+        public var sweptUntil: Date?
+
+        public init(originalTransactionID: String, dueAt: Date?, sweptUntil: Date?) {
+            self.originalTransactionID = originalTransactionID
+            self.dueAt = dueAt
+            self.sweptUntil = sweptUntil
+        }
+    }
+
     /// The evidence row to insert (raw bytes and context).
     public var evidence: IncomingEvidence
     /// Transaction versions newer than the stored ones (or new).
@@ -26,6 +43,8 @@ public struct WritePlan: Hashable, Sendable {
     public var outbox: [OutboxEntry.Draft]
     public var audit: [AuditEntry.Draft]
     public var ownershipChanges: [OwnershipChange]
+    /// One per touched subscription (one-time purchases have none).
+    public var checks: [Check]
 
     public init(
         evidence: IncomingEvidence,
@@ -35,7 +54,8 @@ public struct WritePlan: Hashable, Sendable {
         views: [AppUserID: SubscriberView] = [:],
         outbox: [OutboxEntry.Draft] = [],
         audit: [AuditEntry.Draft] = [],
-        ownershipChanges: [OwnershipChange] = []
+        ownershipChanges: [OwnershipChange] = [],
+        checks: [Check] = []
     ) {
         self.evidence = evidence
         self.transactions = transactions
@@ -45,5 +65,6 @@ public struct WritePlan: Hashable, Sendable {
         self.outbox = outbox
         self.audit = audit
         self.ownershipChanges = ownershipChanges
+        self.checks = checks
     }
 }

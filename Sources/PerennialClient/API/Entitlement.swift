@@ -1,0 +1,27 @@
+public import Foundation
+
+/// One entitlement as the app should treat it right now.
+public struct Entitlement: Sendable, Equatable {
+    /// The entitlement's identifier from the server's catalog (`pro`).
+    public let identifier: String
+    /// Judged on the server's clock: the server's own judgement, and not expired since. The device's
+    /// wall clock plays no part, so changing it in Settings unlocks nothing and locks nothing.
+    public let isActive: Bool
+    /// The product that grants it.
+    public let productID: String
+    /// When access ends (grace period included); nil for a lifetime purchase.
+    public let expiresDate: Date?
+    /// The subscription it comes from.
+    public let originalTransactionID: String
+    /// The latest transaction of that subscription.
+    public let transactionID: String
+
+    init(identifier: String, server: ServerEntitlement, serverNow: Date) {
+        self.identifier = identifier
+        self.isActive = server.isActive && (server.expiresDate.map { $0 > serverNow } ?? true)
+        self.productID = server.productID
+        self.expiresDate = server.expiresDate
+        self.originalTransactionID = server.originalTransactionID
+        self.transactionID = server.transactionID
+    }
+}

@@ -1,0 +1,181 @@
+#if canImport(FoundationNetworking)
+import Foundation
+public import FoundationNetworking
+#else
+public import Foundation
+#endif
+
+/// The SDK's entry point: one instance per app, configured at launch and started right away.
+///
+/// Its promise: a purchase the user paid for always reaches the server and becomes an entitlement,
+/// even when the app is killed mid-upload, the network is down, the user switches accounts or a
+/// flood of transactions arrives at launch; and entitlements are judged on the server's clock.
+/// See docs/client.md for the guarantees in detail.
+public actor Perennial {
+    /// The configuration it was made with.
+    public nonisolated let configuration: PerennialConfiguration
+    private let store: any StoreBackend
+    private let server: any ServerAPI
+    private let cache: SubscriberCache
+    let uploader: TransactionUploader
+    let coordinator = PurchaseCoordinator()
+    private let flow: PurchaseFlow
+    private nonisolated let broadcaster = SubscriberBroadcaster()
+    private var listener: Task<Void, Never>?
+
+    /// An SDK instance buying from `store` and talking to the configured server over `session`.
+    public init(configuration: PerennialConfiguration, store: any StoreBackend, session: URLSession = .shared) {
+        let server = URLSessionServerAPI(
+            baseURL: configuration.serverURL, publicKey: configuration.publicKey, userToken: configuration.userToken,
+            session: session)
+        self.init(configuration: configuration, store: store, server: server)
+    }
+
+    /// An SDK instance talking to the server through `server` (a fake in tests, or an app's own
+    /// networking stack).
+    public init(configuration: PerennialConfiguration, store: any StoreBackend, server: any ServerAPI) {
+        self.configuration = configuration
+        self.store = store
+        self.server = server
+        let cache = SubscriberCache(
+            persistence: configuration.cacheStore, staleAfter: configuration.staleAfter, clock: configuration.clock,
+            broadcaster: broadcaster)
+        let uploader = TransactionUploader(
+            persistence: configuration.journalStore, server: server, store: store, cache: cache, configuration: configuration)
+        self.cache = cache
+        self.uploader = uploader
+        self.flow = PurchaseFlow(store: store, server: server, uploader: uploader, cache: cache, tokens: AppAccountTokens(server: server))
+    }
+
+    /// Subscriber updates: every newer server answer (after a purchase, a renewal picked up, an
+    /// Ask to Buy approval, a refresh), starting with the latest known one. Each access is a new
+    /// independent stream.
+    public nonisolated var subscriberUpdates: AsyncStream<Subscriber> {
+        broadcaster.subscribe()
+    }
+
+    /// Call once at launch, before anything else. Starts listening to the store's transaction
+    /// updates first (Apple requires it, so renewals and purchases made elsewhere are not missed),
+    /// finishes what the server acknowledged before the app last died, journals and uploads every
+    /// unfinished transaction (renewals made while the app was closed), then refreshes the
+    /// subscriber. Calling it again does nothing.
+    public func start() async {
+        guard listener == nil else { return }
+        let updates = store.transactionUpdates()
+        listener = Task { [weak self] in
+            for await transaction in updates {
+                guard let self else { return }
+                await self.ingest([transaction])
+            }
+        }
+        await uploader.enableRetries()
+        await uploader.finishAcknowledged()
+        await ingestUnfinished()
+        _ = try? await subscriber()
+    }
+
+    /// Stops listening and retrying, and ends the update streams.
+    public func stop() async {
+        listener?.cancel()
+        listener = nil
+        await uploader.stop()
+        broadcaster.finish()
+    }
+
+    /// Products for display.
+    public func products(_ ids: [String]) async throws(PerennialError) -> [StoreProduct] {
+        do {
+            return try await store.products(for: ids)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Buys `product` for the current app user. A second call for the same product while one is in
+    /// flight returns the first one's result without a second payment.
+    public func purchase(_ product: StoreProduct, options: PurchaseOptions = PurchaseOptions()) async -> PurchaseResult {
+        let appUserID = await configuration.appUserID()
+        return await coordinator.purchase(productID: product.id) { [flow] in
+            await flow.run(productID: product.id, appUserID: appUserID, options: options)
+        }
+    }
+
+    /// The current user's subscriber, fresh from the server; when the server cannot be reached, the
+    /// last answer for this user (``Subscriber/isStale`` says whether it is too old to rely on).
+    public func subscriber() async throws(PerennialError) -> Subscriber {
+        let appUserID = await configuration.appUserID()
+        do {
+            return await cache.accept(try await server.subscriber(appUserID: appUserID))
+        } catch {
+            if let cached = await cache.current(appUserID: appUserID) { return cached }
+            throw .server(error)
+        }
+    }
+
+    /// The last server answer for the current user judged now, without asking the server.
+    public func cachedSubscriber() async -> Subscriber? {
+        await cache.current(appUserID: configuration.appUserID())
+    }
+
+    /// Re-sends every transaction that currently entitles the store's account for the current app
+    /// user (after a reinstall, on a new device, or after signing in), then answers the subscriber.
+    public func restorePurchases() async throws(PerennialError) -> Subscriber {
+        let appUserID = await configuration.appUserID()
+        let transactions: [StoreTransaction]
+        do {
+            transactions = try await store.currentEntitlements()
+        } catch {
+            throw .store(error)
+        }
+        var keys: Set<String> = []
+        for transaction in transactions {
+            _ = try await uploader.record(transaction, appUserID: appUserID, origin: .restore)
+            keys.insert(transaction.journalKey)
+        }
+        await uploader.deliverDue(urgent: keys)
+        return try await subscriber()
+    }
+
+    /// Introductory-offer eligibility per product, as the server judges it for the current user.
+    public func checkIntroEligibility(_ productIDs: [String]) async throws(PerennialError) -> [String: IntroEligibility] {
+        do {
+            return try await server.eligibility(productIDs: productIDs, appUserID: configuration.appUserID())
+        } catch {
+            throw .server(error)
+        }
+    }
+
+    /// Uploads now every journaled transaction, waiting backoffs or not (a "retry" button, or the
+    /// app learning that the network is back). Answers how many remain undelivered.
+    @discardableResult
+    public func syncPendingTransactions() async -> Int {
+        // `urgent` with every key: the caller asked for an attempt now, whatever the backoff says.
+        await uploader.deliverDue(urgent: await uploader.allPendingKeys())
+        // Then whatever the store still holds (including what a full journal refused before).
+        await ingestUnfinished()
+        return await uploader.undeliveredCount
+    }
+
+    /// How many paid transactions the server has not acknowledged yet.
+    public func pendingTransactionCount() async -> Int {
+        await uploader.undeliveredCount
+    }
+
+    /// Journals the store's unfinished transactions and uploads them.
+    private func ingestUnfinished() async {
+        guard let unfinished = try? await store.unfinishedTransactions() else { return }
+        await ingest(unfinished)
+    }
+
+    /// Journals transactions the store handed over (attributed to the current user) and uploads.
+    /// A journal that refused some for lack of room asks the store again once uploads made room.
+    private func ingest(_ transactions: [StoreTransaction]) async {
+        let appUserID = await configuration.appUserID()
+        for transaction in transactions {
+            // A failed write leaves the transaction unfinished in the store: it comes back later.
+            _ = try? await uploader.record(transaction, appUserID: appUserID, origin: .storeUpdate)
+        }
+        await uploader.deliverDue()
+        if await uploader.takeRoomAfterRefusal() { await ingestUnfinished() }
+    }
+}

@@ -1,0 +1,90 @@
+public import Foundation
+
+/// Everything the SDK needs to know about the app it is embedded in.
+///
+/// Only the server URL, the public key and the user id provider are required; every other value
+/// has a default that suits a production app. Tests inject the clock and in-memory stores.
+public struct PerennialConfiguration: Sendable {
+    /// The Perennial server's base URL (the `/v1` routes are appended).
+    public var serverURL: URL
+    /// The app's public key, sent as `Authorization: Bearer …`; it identifies the app.
+    public var publicKey: String
+    /// The app's id for the signed-in user. Read again for every new transaction, so a user switch
+    /// takes effect immediately; a transaction keeps the id it was recorded under.
+    public var appUserID: @Sendable () async -> String
+    /// A token from the developer's backend proving who the user is (`X-Perennial-User-Token`);
+    /// nil when the app does not enable user tokens on the server.
+    public var userToken: (@Sendable (_ appUserID: String) async throws -> String?)?
+    /// At most this many uploads run at once, so a launch with many unfinished transactions does
+    /// not open dozens of connections.
+    public var maxConcurrentUploads: Int
+    /// A cached subscriber older than this (since the server last answered) is marked stale.
+    public var staleAfter: TimeInterval
+    /// How many transactions the journal holds before refusing background ones (see
+    /// ``PendingTransactionJournal``); a purchase the user just paid for is always accepted.
+    public var journalCapacity: Int
+    /// Retry schedule for uploads that failed.
+    public var backoff: BackoffPolicy
+    /// Where the pending-transaction journal is written. Must survive app restarts.
+    public var journalStore: any PersistentStore
+    /// Where the last server answer is written, so a cold start without network still answers.
+    public var cacheStore: any PersistentStore
+    /// The device's clocks.
+    public var clock: PerennialClock
+
+    /// A configuration storing its files in `directory` (the journal goes to the Keychain on Apple
+    /// platforms, so an app reinstall does not lose a paid purchase that was never delivered).
+    public init(
+        serverURL: URL,
+        publicKey: String,
+        directory: URL,
+        appUserID: @escaping @Sendable () async -> String,
+        userToken: (@Sendable (_ appUserID: String) async throws -> String?)? = nil,
+        maxConcurrentUploads: Int = 4,
+        staleAfter: TimeInterval = 24 * 60 * 60,
+        journalCapacity: Int = 200,
+        backoff: BackoffPolicy = BackoffPolicy(),
+        clock: PerennialClock = .system
+    ) {
+        self.init(
+            serverURL: serverURL, publicKey: publicKey, appUserID: appUserID, userToken: userToken,
+            maxConcurrentUploads: maxConcurrentUploads, staleAfter: staleAfter, journalCapacity: journalCapacity,
+            backoff: backoff, journalStore: Self.defaultJournalStore(directory: directory),
+            cacheStore: FileStore(url: directory.appendingPathComponent("perennial-subscriber.json")), clock: clock)
+    }
+
+    /// A configuration with explicit stores.
+    public init(
+        serverURL: URL,
+        publicKey: String,
+        appUserID: @escaping @Sendable () async -> String,
+        userToken: (@Sendable (_ appUserID: String) async throws -> String?)? = nil,
+        maxConcurrentUploads: Int = 4,
+        staleAfter: TimeInterval = 24 * 60 * 60,
+        journalCapacity: Int = 200,
+        backoff: BackoffPolicy = BackoffPolicy(),
+        journalStore: any PersistentStore,
+        cacheStore: any PersistentStore,
+        clock: PerennialClock = .system
+    ) {
+        self.serverURL = serverURL
+        self.publicKey = publicKey
+        self.appUserID = appUserID
+        self.userToken = userToken
+        self.maxConcurrentUploads = max(1, maxConcurrentUploads)
+        self.staleAfter = staleAfter
+        self.journalCapacity = max(1, journalCapacity)
+        self.backoff = backoff
+        self.journalStore = journalStore
+        self.cacheStore = cacheStore
+        self.clock = clock
+    }
+
+    private static func defaultJournalStore(directory: URL) -> any PersistentStore {
+        #if canImport(Security)
+        KeychainStore(service: "dev.perennial.journal", account: directory.path)
+        #else
+        FileStore(url: directory.appendingPathComponent("perennial-journal.json"))
+        #endif
+    }
+}

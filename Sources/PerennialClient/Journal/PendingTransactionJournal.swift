@@ -1,0 +1,189 @@
+import Foundation
+
+/// The pending-transaction journal as a pure state machine: it decides, the
+/// ``TransactionUploader`` does the I/O (postgres-nio's pattern).
+///
+/// Life of an entry: ``record(_:appUserID:origin:now:)`` (the caller persists before doing anything
+/// else) → ``startUploads(now:limit:excluding:urgent:)`` (in flight, at most once at a time) →
+/// ``uploadSucceeded(key:now:)`` (acknowledged; the caller persists, then finishes with the store)
+/// or ``uploadFailed(key:reason:now:)`` (pending again after the backoff) → ``finished(key:)``
+/// (removed, remembered as delivered).
+///
+/// **Capacity rule.** The journal holds at most `capacity` entries, with one exception: a purchase
+/// the user just paid for in this app is always accepted, because refusing it would make the
+/// user's payment wait for a relaunch. When full, the journal first evicts entries the server has
+/// already acknowledged (only `finish` is left; the store hands them over again and the server
+/// treats the repeat as a no-op), then refuses *store updates*. Refusing those loses nothing: an
+/// unacknowledged transaction is never finished, so the store keeps offering it, and the SDK asks
+/// the store again once the journal has room. No unacknowledged entry is ever dropped. The journal
+/// can exceed `capacity` only by purchases made while it is full, which a person makes one at a time.
+///
+/// **Clock.** Backoff uses the device's wall clock; an entry whose next attempt lies further in the
+/// future than the backoff's longest wait (the clock was set back) is treated as due, so a clock
+/// change can delay a retry by at most that long.
+struct PendingTransactionJournal: Sendable {
+    /// What ``record(_:appUserID:origin:now:)`` decided.
+    enum RecordResult: Sendable, Equatable {
+        /// Written down; persist now, then upload.
+        case recorded
+        /// The same transaction is already journaled; its upload will answer for both.
+        case alreadyPending
+        /// The same transaction was delivered and finished recently; nothing to do.
+        case alreadyDelivered
+        /// The journal is full and the entry is a store update; the store keeps it unfinished.
+        case refused(capacity: Int)
+    }
+
+    /// What the caller does after the server acknowledged an entry.
+    enum AcknowledgedAction: Sendable, Equatable {
+        /// Persist, then finish the transaction with the store and call ``finished(key:)``.
+        case finish(transactionID: String)
+        /// Persist; nothing else (a restored transaction, already finished long ago).
+        case forget
+    }
+
+    /// How many delivered keys are remembered to absorb a store handing a transaction over again.
+    static let deliveredMemory = 512
+
+    let capacity: Int
+    let backoff: BackoffPolicy
+    private(set) var entries: [String: PendingTransaction]
+    private(set) var inFlight: Set<String> = []
+    private var delivered: [String]
+    private var deliveredKeys: Set<String>
+
+    /// A journal continuing from a snapshot (empty on first launch). Nothing is in flight: whatever
+    /// was being uploaded when the app died is pending again.
+    init(snapshot: JournalSnapshot = JournalSnapshot(), capacity: Int, backoff: BackoffPolicy) {
+        self.capacity = max(1, capacity)
+        self.backoff = backoff
+        self.entries = Dictionary(snapshot.entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        self.delivered = snapshot.delivered
+        self.deliveredKeys = Set(snapshot.delivered)
+    }
+
+    /// What to write down.
+    var snapshot: JournalSnapshot {
+        JournalSnapshot(entries: entries.values.sorted(by: Self.uploadOrder), delivered: delivered)
+    }
+
+    /// Entries not yet acknowledged by the server.
+    var undeliveredCount: Int {
+        entries.values.count { $0.acknowledgedAt == nil }
+    }
+
+    /// Entries acknowledged but not yet finished with the store (after a crash between the two).
+    var awaitingFinish: [PendingTransaction] {
+        entries.values.filter { $0.acknowledgedAt != nil && $0.origin.needsFinish }.sorted(by: Self.uploadOrder)
+    }
+
+    /// Writes a transaction down, applying the capacity rule. A restore ignores the delivered memory
+    /// on purpose: it re-sends what was delivered, possibly for another app user.
+    mutating func record(_ transaction: StoreTransaction, appUserID: String, origin: TransactionOrigin, now: Date) -> RecordResult {
+        let key = transaction.journalKey
+        if entries[key] != nil { return .alreadyPending }
+        if origin != .restore, deliveredKeys.contains(key) { return .alreadyDelivered }
+        if entries.count >= capacity { evictAcknowledged() }
+        if entries.count >= capacity, origin != .purchase { return .refused(capacity: capacity) }
+        entries[key] = PendingTransaction(transaction: transaction, appUserID: appUserID, origin: origin, recordedAt: now)
+        return .recorded
+    }
+
+    /// Picks the entries to upload now, marks them in flight and returns them: due entries not
+    /// already in flight, purchases first, then oldest first, keeping at most `limit` in flight in
+    /// total. `excluding` keeps one drain from retrying an entry it just tried; `urgent` entries
+    /// ignore their backoff (a purchase the user is waiting for).
+    mutating func startUploads(now: Date, limit: Int, excluding: Set<String> = [], urgent: Set<String> = []) -> [PendingTransaction] {
+        let free = limit - inFlight.count
+        guard free > 0 else { return [] }
+        let chosen = entries.values
+            .filter { entry in
+                entry.acknowledgedAt == nil && !inFlight.contains(entry.key) && !excluding.contains(entry.key)
+                    && (urgent.contains(entry.key) || isDue(entry, now: now))
+            }
+            .sorted(by: Self.uploadOrder)
+            .prefix(free)
+        for entry in chosen { inFlight.insert(entry.key) }
+        return Array(chosen)
+    }
+
+    /// Whether a drain that already tried `excluding` still has something to wait for: an entry it
+    /// would upload (due or `urgent`, not yet tried by it) or one in flight in another drain.
+    func hasWork(now: Date, excluding: Set<String>, urgent: Set<String>) -> Bool {
+        entries.values.contains { entry in
+            entry.acknowledgedAt == nil && !excluding.contains(entry.key)
+                && (inFlight.contains(entry.key) || urgent.contains(entry.key) || isDue(entry, now: now))
+        }
+    }
+
+    /// The server acknowledged the entry.
+    mutating func uploadSucceeded(key: String, now: Date) -> AcknowledgedAction {
+        inFlight.remove(key)
+        guard var entry = entries[key] else { return .forget }
+        guard entry.origin.needsFinish else {
+            finished(key: key)
+            return .forget
+        }
+        entry.acknowledgedAt = now
+        entry.lastError = nil
+        entries[key] = entry
+        return .finish(transactionID: entry.transaction.transactionID)
+    }
+
+    /// The upload failed; the entry waits for its backoff. Returns when it becomes due again.
+    @discardableResult
+    mutating func uploadFailed(key: String, reason: String, now: Date) -> Date? {
+        inFlight.remove(key)
+        guard var entry = entries[key] else { return nil }
+        entry.failures += 1
+        entry.lastError = reason
+        entry.nextAttemptAt = now.addingTimeInterval(backoff.delay(afterFailures: entry.failures))
+        entries[key] = entry
+        return entry.nextAttemptAt
+    }
+
+    /// The store was told the transaction is finished (or it never needed telling): the entry is
+    /// removed and its key remembered as delivered.
+    mutating func finished(key: String) {
+        entries[key] = nil
+        inFlight.remove(key)
+        guard deliveredKeys.insert(key).inserted else { return }
+        delivered.append(key)
+        if delivered.count > Self.deliveredMemory {
+            deliveredKeys.remove(delivered.removeFirst())
+        }
+    }
+
+    /// When the earliest waiting entry becomes due (clamped to the backoff's longest wait), or nil
+    /// when nothing waits.
+    func nextAttemptDate(now: Date) -> Date? {
+        entries.values
+            .filter { $0.acknowledgedAt == nil && !inFlight.contains($0.key) }
+            .map { min($0.nextAttemptAt, now.addingTimeInterval(backoff.maximumDelay)) }
+            .min()
+    }
+
+    private func isDue(_ entry: PendingTransaction, now: Date) -> Bool {
+        let wait = entry.nextAttemptAt.timeIntervalSince(now)
+        return wait <= 0 || wait > backoff.maximumDelay
+    }
+
+    /// Drops acknowledged entries, oldest first, until there is room.
+    private mutating func evictAcknowledged() {
+        let evictable = entries.values
+            .filter { $0.acknowledgedAt != nil && !inFlight.contains($0.key) }
+            .sorted(by: Self.uploadOrder)
+        for entry in evictable where entries.count >= capacity {
+            entries[entry.key] = nil
+        }
+    }
+
+    /// Purchases first (a user is waiting), then oldest first; the key breaks ties.
+    private static func uploadOrder(_ lhs: PendingTransaction, _ rhs: PendingTransaction) -> Bool {
+        let lhsRank = lhs.origin == .purchase ? 0 : 1
+        let rhsRank = rhs.origin == .purchase ? 0 : 1
+        if lhsRank != rhsRank { return lhsRank < rhsRank }
+        if lhs.recordedAt != rhs.recordedAt { return lhs.recordedAt < rhs.recordedAt }
+        return lhs.key < rhs.key
+    }
+}

@@ -1,0 +1,61 @@
+/// One purchase from tap to entitlement: token, payment, journal, upload, answer.
+///
+/// The order is the SDK's promise: the paid transaction is written to the journal before anything
+/// else happens to it, the store is told to finish it only after the server acknowledged it, and a
+/// failed upload leaves it journaled for retries (``PerennialError/notYetDelivered(transactionID:reason:)``).
+struct PurchaseFlow: Sendable {
+    let store: any StoreBackend
+    let server: any ServerAPI
+    let uploader: TransactionUploader
+    let cache: SubscriberCache
+    let tokens: AppAccountTokens
+
+    func run(productID: String, appUserID: String, options: PurchaseOptions) async -> PurchaseResult {
+        var offer = options.offer
+        if let offerID = options.promotionalOfferID {
+            do {
+                let signature = try await server.signOffer(productID: productID, offerID: offerID, appUserID: appUserID)
+                offer = StoreOffer(type: "promotional", id: offerID, signature: signature)
+            } catch {
+                return .failed(.server(error))
+            }
+        }
+        let token = await tokens.token(for: appUserID)
+        let result: StorePurchaseResult
+        do {
+            result = try await store.purchase(productID: productID, appAccountToken: token, offer: offer)
+        } catch {
+            return .failed(.store(error))
+        }
+        switch result {
+        case .userCancelled:
+            return .userCancelled
+        case .pending:
+            return .pending
+        case .purchased(let transaction):
+            return await deliver(transaction, appUserID: appUserID)
+        }
+    }
+
+    private func deliver(_ transaction: StoreTransaction, appUserID: String) async -> PurchaseResult {
+        let outcome: UploadOutcome
+        do {
+            outcome = try await uploader.recordAndDeliver(transaction, appUserID: appUserID)
+        } catch {
+            return .failed(error)
+        }
+        switch outcome {
+        case .delivered(let subscriber):
+            return .success(subscriber)
+        case .failed(let reason):
+            return .failed(.notYetDelivered(transactionID: transaction.transactionID, reason: reason))
+        case .alreadyDelivered:
+            do {
+                return .success(await cache.accept(try await server.subscriber(appUserID: appUserID)))
+            } catch {
+                if let cached = await cache.current(appUserID: appUserID) { return .success(cached) }
+                return .failed(.server(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+public import Foundation
+
+/// The Perennial server's client API (CONTRACTS §4) as the SDK uses it.
+///
+/// A protocol so tests run the SDK against a fake and apps can route calls through their own
+/// networking stack; ``URLSessionServerAPI`` is the real one.
+public protocol ServerAPI: Sendable {
+    /// Posts a StoreKit 2 signed transaction (JWS) for the user; answers the user's new state.
+    func postTransaction(_ signedTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse
+    /// Posts a base64 app receipt (StoreKit 1) for the user; answers the user's new state.
+    func postReceipt(_ receipt: String, appUserID: String) async throws(ServerError) -> SubscriberResponse
+    /// The user's current state.
+    func subscriber(appUserID: String) async throws(ServerError) -> SubscriberResponse
+    /// The UUID the store should stamp on the user's purchases, so the server can attribute
+    /// renewals it hears about from Apple before the app uploads them.
+    func appAccountToken(appUserID: String) async throws(ServerError) -> UUID
+    /// Introductory-offer eligibility per product.
+    func eligibility(productIDs: [String], appUserID: String) async throws(ServerError) -> [String: IntroEligibility]
+    /// A promotional offer signature for the user.
+    func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer
+}

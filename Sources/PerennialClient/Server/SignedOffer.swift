@@ -1,0 +1,20 @@
+/// A promotional offer signed by the server with the developer's App Store Connect key, which the
+/// store requires before it grants the offer (CONTRACTS §4 `offers/sign`).
+public struct SignedOffer: Codable, Sendable, Hashable {
+    /// The App Store Connect key id that signed.
+    public var keyIdentifier: String
+    /// The one-time nonce, lowercase UUID text (kept as text so its case survives the round trip).
+    public var nonce: String
+    /// The signing time in epoch milliseconds.
+    public var timestamp: Int64
+    /// The base64 signature.
+    public var signature: String
+
+    /// A signed offer.
+    public init(keyIdentifier: String, nonce: String, timestamp: Int64, signature: String) {
+        self.keyIdentifier = keyIdentifier
+        self.nonce = nonce
+        self.timestamp = timestamp
+        self.signature = signature
+    }
+}

@@ -1,0 +1,72 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// ``ServerAPI`` over `URLSession`, speaking CONTRACTS §4's JSON exactly.
+public struct URLSessionServerAPI: ServerAPI {
+    private let http: JSONHTTPClient
+    private let publicKey: String
+    private let userToken: (@Sendable (_ appUserID: String) async throws -> String?)?
+
+    /// A client for the server at `baseURL` (the `/v1` routes are appended) authenticating with the
+    /// app's public key and, when given, the developer backend's user token.
+    public init(
+        baseURL: URL, publicKey: String, userToken: (@Sendable (_ appUserID: String) async throws -> String?)? = nil,
+        session: URLSession = .shared
+    ) {
+        self.http = JSONHTTPClient(baseURL: baseURL, session: session)
+        self.publicKey = publicKey
+        self.userToken = userToken
+    }
+
+    public func postTransaction(_ signedTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        try await send("POST", appUserID, ["transactions"], body: SignedTransactionBody(signedTransaction: signedTransaction))
+    }
+
+    public func postReceipt(_ receipt: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        try await send("POST", appUserID, ["receipts"], body: ReceiptBody(receipt: receipt))
+    }
+
+    public func subscriber(appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        try await send("GET", appUserID, [], body: NoBody?.none)
+    }
+
+    public func appAccountToken(appUserID: String) async throws(ServerError) -> UUID {
+        let answer: AppAccountTokenBody = try await send("GET", appUserID, ["app-account-token"], body: NoBody?.none)
+        guard let token = UUID(uuidString: answer.appAccountToken) else {
+            throw .decoding("appAccountToken '\(answer.appAccountToken)' is not a UUID")
+        }
+        return token
+    }
+
+    public func eligibility(productIDs: [String], appUserID: String) async throws(ServerError) -> [String: IntroEligibility] {
+        let answer: EligibilityBody = try await send("POST", appUserID, ["eligibility"], body: ProductIDsBody(productIds: productIDs))
+        return answer.eligibility
+    }
+
+    public func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer {
+        try await send("POST", appUserID, ["offers", "sign"], body: SignOfferBody(productId: productID, offerId: offerID))
+    }
+
+    private func send<Response: Decodable>(
+        _ method: String, _ appUserID: String, _ tail: [String], body: (some Encodable & Sendable)?
+    ) async throws(ServerError) -> Response {
+        var headers = ["Authorization": "Bearer \(publicKey)"]
+        if let userToken {
+            do {
+                if let token = try await userToken(appUserID) { headers["X-Perennial-User-Token"] = token }
+            } catch {
+                throw .invalidRequest("user token provider failed: \(error)")
+            }
+        }
+        return try await http.send(method, ["v1", "subscribers", appUserID] + tail, body: body, headers: headers, as: Response.self)
+    }
+
+    private struct SignedTransactionBody: Encodable, Sendable { let signedTransaction: String }
+    private struct ReceiptBody: Encodable, Sendable { let receipt: String }
+    private struct ProductIDsBody: Encodable, Sendable { let productIds: [String] }
+    private struct SignOfferBody: Encodable, Sendable { let productId: String; let offerId: String }
+    private struct AppAccountTokenBody: Decodable { let appAccountToken: String }
+    private struct EligibilityBody: Decodable { let eligibility: [String: IntroEligibility] }
+}

@@ -1,0 +1,132 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A ``StoreBackend`` that plays a device signed in with one sandbox account of
+/// `PerennialSimulator`, over the simulator's device API (CONTRACTS §2 `/simulator/v1`).
+///
+/// It lets the whole SDK run on Linux and in an app's CI against a store that signs real JWS
+/// transactions, renews on an accelerated clock and supports Ask to Buy. The simulator has no
+/// product endpoint, so ``products(for:)`` answers from the catalog given at init (or bare products
+/// carrying only their ids when none was given).
+public actor SimulatorStore: StoreBackend {
+    private let http: JSONHTTPClient
+    /// The sandbox account this device is signed in with (create it with ``SimulatorControl``).
+    public nonisolated let accountID: String
+    private let catalog: [StoreProduct]
+    private let pollInterval: Duration
+    /// How the next payment sheets behave.
+    public private(set) var purchaseMode: SimulatorPurchaseMode = .pay
+    /// Ask to Buy ids of the purchases that went pending, oldest first.
+    public private(set) var pendingIDs: [String] = []
+
+    /// A store for `accountID` on the simulator at `baseURL` (its root; `/simulator/v1` is
+    /// appended), polling for unfinished transactions every `pollInterval` while someone listens.
+    public init(
+        baseURL: URL, accountID: String, products: [StoreProduct] = [], pollInterval: Duration = .seconds(1),
+        session: URLSession = .shared
+    ) {
+        self.http = JSONHTTPClient(baseURL: baseURL, session: session)
+        self.accountID = accountID
+        self.catalog = products
+        self.pollInterval = pollInterval
+    }
+
+    /// Changes how the next payment sheets behave.
+    public func setPurchaseMode(_ mode: SimulatorPurchaseMode) {
+        purchaseMode = mode
+    }
+
+    public func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
+        guard !catalog.isEmpty else { return ids.map { StoreProduct(id: $0) } }
+        return catalog.filter { ids.contains($0.id) }
+    }
+
+    public func purchase(productID: String, appAccountToken: UUID?, offer: StoreOffer?) async throws(StoreError) -> StorePurchaseResult {
+        if purchaseMode == .userCancels { return .userCancelled }
+        let request = SimulatorWire.PurchaseRequest(
+            account: accountID, productId: productID, appAccountToken: appAccountToken?.uuidString.lowercased(),
+            offer: offer, askToBuy: purchaseMode == .askToBuy)
+        let answer: SimulatorWire.PurchaseAnswer
+        do {
+            answer = try await http.send("POST", ["simulator", "v1", "purchases"], body: request, as: SimulatorWire.PurchaseAnswer.self)
+        } catch {
+            if case .http(400..<500, _, let message) = error { throw .purchaseFailed(message ?? error.description) }
+            throw .simulator(error)
+        }
+        switch answer.status {
+        case "purchased":
+            guard let signed = answer.signedTransaction else { throw .malformedTransaction("purchased without signedTransaction") }
+            return .purchased(try StoreTransaction(signedTransaction: signed))
+        case "pending":
+            if let id = answer.pendingId { pendingIDs.append(id) }
+            return .pending
+        default:
+            throw .purchaseFailed("simulator answered status '\(answer.status)'")
+        }
+    }
+
+    public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {
+        try await Self.signedTransactions(http, ["simulator", "v1", "accounts", accountID, "unfinished"])
+    }
+
+    /// Polls `unfinished` and yields each transaction the first time it is seen, like StoreKit's
+    /// `Transaction.updates`. Polling stops when the stream's consumer goes away.
+    ///
+    /// "Seen" is by transaction id (and revocation), not by JWS: the simulator signs afresh on
+    /// every poll and ECDSA signatures differ each time, so the bytes never repeat.
+    public nonisolated func transactionUpdates() -> AsyncStream<StoreTransaction> {
+        let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+        let task = Task { [http, accountID, pollInterval] in
+            var seen: Set<String> = []
+            while !Task.isCancelled {
+                if let transactions = try? await Self.signedTransactions(http, ["simulator", "v1", "accounts", accountID, "unfinished"]) {
+                    for transaction in transactions where seen.insert(transaction.journalKey).inserted {
+                        continuation.yield(transaction)
+                    }
+                }
+                try? await Task.sleep(for: pollInterval)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    public func finish(transactionID: String) async throws(StoreError) {
+        do {
+            _ = try await http.send(
+                "POST", ["simulator", "v1", "accounts", accountID, "transactions", transactionID, "finish"], body: NoBody?.none)
+        } catch {
+            throw .simulator(error)
+        }
+    }
+
+    public func currentEntitlements() async throws(StoreError) -> [StoreTransaction] {
+        try await Self.signedTransactions(http, ["simulator", "v1", "accounts", accountID, "entitlements"])
+    }
+
+    public func appReceipt() async throws(StoreError) -> String? {
+        do {
+            return try await http.send(
+                "GET", ["simulator", "v1", "accounts", accountID, "receipt"], body: NoBody?.none, as: SimulatorWire.Receipt.self
+            ).receipt
+        } catch {
+            throw .simulator(error)
+        }
+    }
+
+    private static func signedTransactions(_ http: JSONHTTPClient, _ path: [String]) async throws(StoreError) -> [StoreTransaction] {
+        let answer: SimulatorWire.SignedTransactions
+        do {
+            answer = try await http.send("GET", path, body: NoBody?.none, as: SimulatorWire.SignedTransactions.self)
+        } catch {
+            throw .simulator(error)
+        }
+        var transactions: [StoreTransaction] = []
+        for signed in answer.signedTransactions {
+            transactions.append(try StoreTransaction(signedTransaction: signed))
+        }
+        return transactions
+    }
+}

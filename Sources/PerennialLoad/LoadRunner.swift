@@ -1,0 +1,247 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import PerennialSimulator
+
+/// Runs one load test: a warm-up that creates what the scenario reads, then two timed phases at
+/// the same concurrency — the trivial route (`/health/live`), then the scenario — so the scenario
+/// is judged against HTTP itself on the same machine, server and run.
+///
+/// Each worker keeps one request in flight and records latencies in its own preallocated array;
+/// signing a request happens before its clock starts, so latency is the server's answer time.
+public struct LoadRunner: Sendable {
+    /// What to run.
+    public let settings: LoadSettings
+    /// Mints the signed requests.
+    public let traffic: LoadTraffic
+
+    /// A runner.
+    public init(settings: LoadSettings, traffic: LoadTraffic) {
+        self.settings = settings
+        self.traffic = traffic
+    }
+
+    /// Warms up, measures both phases and returns them side by side.
+    ///
+    /// - Throws: ``LoadError`` when the warm-up is refused; failures during the timed phases are
+    ///   counted as errors instead.
+    public func run() async throws -> LoadComparison {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(settings.concurrency, 8))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let comparison = try await measure(client: client)
+            try await client.shutdown()
+            return comparison
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    private func measure(client: HTTPClient) async throws -> LoadComparison {
+        let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let users = (0..<max(settings.users, 1)).map { "load-\(run)-\($0)" }
+        switch settings.scenario {
+        case .reads, .mixed: try await createSubscribers(users, client: client)
+        case .receipts, .notifications: break
+        }
+        let receipts = settings.scenario == .receipts ? try await buyReceipts(users, client: client) : []
+        let minted = try premint()
+        let trivial = await phase(client: client) { worker, _ in request(.GET, worker, "health/live") }
+        let measured = await phase(client: client) { worker, index in
+            let kind = settings.scenario.kind(ofRequest: index)
+            if let body = minted[worker].body(kind, index: index) {
+                let path = kind == .notification ? "apple/notifications/v2/\(settings.appID)" : "v1/subscribers/load-\(run)-w\(worker)-\(index)/transactions"
+                return request(.POST, worker, path, body: body, authorized: kind == .transaction)
+            }
+            switch kind {
+            case .read:
+                return request(.GET, worker, "v1/subscribers/\(users[(worker &* 7_919 &+ index) % users.count])", authorized: true)
+            case .receipt:
+                let pick = (worker &* 7_919 &+ index) % users.count
+                return request(
+                    .POST, worker, "v1/subscribers/\(users[pick])/receipts", body: #"{"receipt":"\#(receipts[pick])"}"#, authorized: true)
+            case .notification:
+                return request(.POST, worker, "apple/notifications/v2/\(settings.appID)", body: try traffic.notificationBody(now: Date()))
+            case .transaction:
+                return request(
+                    .POST, worker, "v1/subscribers/load-\(run)-w\(worker)-\(index)/transactions",
+                    body: try traffic.transactionBody(now: Date()), authorized: true)
+            }
+        }
+        return LoadComparison(scenario: settings.scenario, trivial: trivial, measured: measured)
+    }
+
+    /// Signs each worker's first notifications and transactions before the clock starts, so the
+    /// load tool's own signing does not compete with the server for the CPU while it is measured;
+    /// a worker that uses up its share signs the rest as it goes.
+    private func premint() throws -> [MintedBodies] {
+        let perWorker = settings.premint / max(settings.concurrency, 1)
+        return try (0..<settings.concurrency).map { _ in
+            var minted = MintedBodies()
+            for index in 0..<perWorker {
+                switch settings.scenario.kind(ofRequest: index) {
+                case .notification: minted.bodies[index] = try traffic.notificationBody(now: Date())
+                case .transaction: minted.bodies[index] = try traffic.transactionBody(now: Date())
+                case .read, .receipt: break
+                }
+            }
+            return minted
+        }
+    }
+
+    /// Runs `settings.concurrency` workers for `settings.duration` seconds, each sending the
+    /// requests `make` builds for its (worker, request index).
+    private func phase(
+        client: HTTPClient, make: @escaping @Sendable (_ worker: Int, _ index: Int) throws -> HTTPClientRequest
+    ) async -> LatencySummary {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + .milliseconds(Int64(settings.duration * 1_000))
+        let workers = await withTaskGroup(of: (latencies: [UInt64], errors: Int).self) { group in
+            for worker in 0..<settings.concurrency {
+                group.addTask {
+                    var latencies: [UInt64] = []
+                    latencies.reserveCapacity(1 << 16)
+                    var errors = 0
+                    var index = 0
+                    while clock.now < deadline {
+                        defer { index += 1 }
+                        guard let request = try? make(worker, index) else {
+                            errors += 1
+                            continue
+                        }
+                        let sent = clock.now
+                        let succeeded = (try? await Self.send(request, client: client)) ?? false
+                        latencies.append(Self.nanoseconds(clock.now - sent))
+                        if !succeeded { errors += 1 }
+                    }
+                    return (latencies, errors)
+                }
+            }
+            var all: [(latencies: [UInt64], errors: Int)] = []
+            for await worker in group { all.append(worker) }
+            return all
+        }
+        return LatencySummary(
+            latencies: workers.flatMap(\.latencies), errors: workers.reduce(0) { $0 + $1.errors },
+            seconds: Double(Self.nanoseconds(clock.now - start)) / 1e9)
+    }
+
+    /// Posts one signed transaction per user, so reads find real subscribers.
+    private func createSubscribers(_ users: [String], client: HTTPClient) async throws {
+        try await forEach(users) { worker, user in
+            let body = try traffic.transactionBody(now: Date())
+            let (status, _) = try await Self.exchange(
+                request(.POST, worker, "v1/subscribers/\(user)/transactions", body: body, authorized: true), client: client)
+            guard (200..<300).contains(status) else { throw LoadError.warmUpRefused(step: "POST transactions for \(user)", status: status) }
+        }
+    }
+
+    /// Buys the demo product for one simulator account per user and returns each account's app
+    /// receipt, in `users` order.
+    private func buyReceipts(_ users: [String], client: HTTPClient) async throws -> [String] {
+        let simulator = settings.simulatorURL.absoluteString.trimmingSuffix("/") + "/simulator/v1/"
+        let receipts = ReceiptBox(count: users.count)
+        try await forEach(users) { _, user in
+            let steps: [(String, HTTPMethod, String?)] = [
+                ("accounts", .POST, #"{"id":"\#(user)","storefront":"USA"}"#),
+                ("purchases", .POST, #"{"account":"\#(user)","productId":"\#(traffic.productID)"}"#),
+                ("accounts/\(user)/receipt", .GET, nil),
+            ]
+            var last = Data()
+            for (path, method, body) in steps {
+                var request = HTTPClientRequest(url: simulator + path)
+                request.method = method
+                if let body { request.body = .bytes(ByteBuffer(string: body)) }
+                let (status, data) = try await Self.exchange(request, client: client)
+                guard (200..<300).contains(status) else { throw LoadError.warmUpRefused(step: "\(method) simulator \(path)", status: status) }
+                last = data
+            }
+            guard let receipt = try? JSONDecoder().decode(ReceiptAnswer.self, from: last).receipt else { throw LoadError.noReceipt(account: user) }
+            receipts.set(receipt, for: user, in: users)
+        }
+        return receipts.values
+    }
+
+    /// Runs `body` for every element with `settings.concurrency` in flight.
+    private func forEach(_ elements: [String], _ body: @escaping @Sendable (_ worker: Int, _ element: String) async throws -> Void) async throws {
+        let concurrency = settings.concurrency
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<max(concurrency, 1) {
+                group.addTask {
+                    for element in stride(from: worker, to: elements.count, by: max(concurrency, 1)).map({ elements[$0] }) {
+                        try await body(worker, element)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// A request to the server instance `worker` is assigned to.
+    private func request(_ method: HTTPMethod, _ worker: Int, _ path: String, body: String? = nil, authorized: Bool = false) -> HTTPClientRequest {
+        let target = settings.targets[worker % settings.targets.count]
+        var request = HTTPClientRequest(url: target.absoluteString.trimmingSuffix("/") + "/" + path)
+        request.method = method
+        if authorized { request.headers.add(name: "Authorization", value: "Bearer \(settings.clientKey)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        return request
+    }
+
+    private static func send(_ request: HTTPClientRequest, client: HTTPClient) async throws -> Bool {
+        (200..<300).contains(try await exchange(request, client: client).status)
+    }
+
+    private static func exchange(_ request: HTTPClientRequest, client: HTTPClient) async throws -> (status: UInt, body: Data) {
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 16 << 20)
+        return (response.status.code, Data(body.readableBytesView))
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds / 1_000_000_000))
+    }
+
+    private struct ReceiptAnswer: Decodable {
+        let receipt: String
+    }
+}
+
+/// One worker's signed bodies, by request index.
+private struct MintedBodies: Sendable {
+    var bodies: [Int: String] = [:]
+
+    func body(_ kind: LoadRequestKind, index: Int) -> String? {
+        kind == .notification || kind == .transaction ? bodies[index] : nil
+    }
+}
+
+/// The warm-up's receipts, filled by concurrent tasks.
+private final class ReceiptBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String]
+
+    init(count: Int) { storage = Array(repeating: "", count: count) }
+
+    /// Stores `receipt` at the position of `user` in `users`.
+    func set(_ receipt: String, for user: String, in users: [String]) {
+        guard let index = users.firstIndex(of: user) else { return }
+        lock.withLock { storage[index] = receipt }
+    }
+
+    var values: [String] { lock.withLock { storage } }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

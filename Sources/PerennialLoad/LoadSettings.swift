@@ -1,0 +1,39 @@
+public import Foundation
+
+/// How `perennial load` drives the servers: where, what, how hard and for how long.
+public struct LoadSettings: Sendable {
+    /// Base URLs of the server instances; workers are spread across them round-robin.
+    public var targets: [URL]
+    /// The traffic.
+    public var scenario: LoadScenario
+    /// Concurrent workers, each with one request in flight.
+    public var concurrency: Int
+    /// Seconds of each timed phase (the trivial route, then the scenario).
+    public var duration: Double
+    /// The app id in the server's URLs.
+    public var appID: String
+    /// The app's client key, sent as the bearer token.
+    public var clientKey: String
+    /// The App Store simulator the servers trust, where the receipt warm-up buys.
+    public var simulatorURL: URL
+    /// Users created in the warm-up for reads and receipts.
+    public var users: Int
+    /// Signed bodies minted before the timed phase, shared among the workers.
+    public var premint: Int
+
+    /// Settings for the demo app of `perennial serve --simulator`.
+    public init(
+        targets: [URL], scenario: LoadScenario, concurrency: Int, duration: Double, appID: String = "demo", clientKey: String = "pk_demo",
+        simulatorURL: URL, users: Int = 100, premint: Int = 5_000
+    ) {
+        self.targets = targets
+        self.scenario = scenario
+        self.concurrency = concurrency
+        self.duration = duration
+        self.appID = appID
+        self.clientKey = clientKey
+        self.simulatorURL = simulatorURL
+        self.users = users
+        self.premint = premint
+    }
+}

@@ -1,0 +1,69 @@
+public import Foundation
+import PerennialAppStore
+public import PerennialSimulator
+
+/// Mints the signed evidence the load sends: every notification and transaction is about a new
+/// subscription, so the server's idempotency cannot turn the load into no-ops.
+///
+/// Payloads are Apple's models signed by ``SimulatorPKI`` with the leaf key of the PKI the server
+/// under load trusts (`perennial serve --simulator --simulator-pki DIR`).
+public struct LoadTraffic: Sendable {
+    /// Signs every payload.
+    public let pki: SimulatorPKI
+    /// The demo app's bundle id.
+    public let bundleID: String
+    /// An auto-renewable product of the demo catalog.
+    public let productID: String
+    /// Its subscription group.
+    public let subscriptionGroupID: String
+
+    /// Traffic for the demo app of `perennial serve --simulator` (Examples/catalog.json).
+    public init(
+        pki: SimulatorPKI, bundleID: String = "com.example.perennial", productID: String = "com.example.perennial.premium.monthly",
+        subscriptionGroupID: String = "20000001"
+    ) {
+        self.pki = pki
+        self.bundleID = bundleID
+        self.productID = productID
+        self.subscriptionGroupID = subscriptionGroupID
+    }
+
+    /// The body of a SUBSCRIBED/INITIAL_BUY V2 notification about a fresh subscription, signed at
+    /// `now`, with a fresh notificationUUID.
+    public func notificationBody(now: Date) throws(SimulatorWireError) -> String {
+        let originalTransactionID = Self.freshID()
+        let transaction = try pki.sign(transactionPayload(originalTransactionID: originalTransactionID, now: now))
+        let renewalInfo = try pki.sign(
+            JWSRenewalInfoDecodedPayload(
+                originalTransactionId: originalTransactionID, autoRenewProductId: productID, productId: productID, autoRenewStatus: .on,
+                signedDate: now, environment: .sandbox, recentSubscriptionStartDate: now,
+                renewalDate: now.addingTimeInterval(Self.period)))
+        let payload = ResponseBodyV2DecodedPayload(
+            notificationType: .subscribed, subtype: .initialBuy, notificationUUID: UUID().uuidString.lowercased(), version: "2.0",
+            signedDate: now,
+            data: NotificationData(
+                bundleId: bundleID, environment: .sandbox, signedTransactionInfo: transaction, signedRenewalInfo: renewalInfo,
+                status: .active))
+        return #"{"signedPayload":"\#(try pki.sign(payload))"}"#
+    }
+
+    /// The body of `POST /v1/subscribers/{user}/transactions` for a fresh subscription bought at `now`.
+    public func transactionBody(now: Date) throws(SimulatorWireError) -> String {
+        #"{"signedTransaction":"\#(try pki.sign(transactionPayload(originalTransactionID: Self.freshID(), now: now)))"}"#
+    }
+
+    private func transactionPayload(originalTransactionID: String, now: Date) -> JWSTransactionDecodedPayload {
+        JWSTransactionDecodedPayload(
+            originalTransactionId: originalTransactionID, transactionId: originalTransactionID, webOrderLineItemId: originalTransactionID,
+            bundleId: bundleID, productId: productID, subscriptionGroupIdentifier: subscriptionGroupID, purchaseDate: now,
+            originalPurchaseDate: now, expiresDate: now.addingTimeInterval(Self.period), quantity: 1, type: .autoRenewable,
+            inAppOwnershipType: .purchased, signedDate: now, environment: .sandbox, storefront: "USA", transactionReason: .purchase,
+            currency: "USD", price: 9_990)
+    }
+
+    /// A sandbox month lasts five minutes.
+    private static let period: TimeInterval = 300
+
+    /// A numeric id, as Apple's are, unique across runs with overwhelming probability.
+    private static func freshID() -> String { String(UInt64.random(in: 1_000_000_000_000...UInt64.max / 2)) }
+}

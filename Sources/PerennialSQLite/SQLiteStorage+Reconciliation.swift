@@ -1,0 +1,95 @@
+public import Foundation
+import GRDB
+import PerennialCore
+public import PerennialStorage
+
+extension SQLiteStorage: ReconciliationSchedule {
+    /// One write transaction selects the due checks and leases them; GRDB serializes writers.
+    public func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] {
+        let at = now.timeIntervalSince1970
+        let expires = now.addingTimeInterval(leaseFor).timeIntervalSince1970
+        return try await write("claim reconciliation checks") { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT original_transaction_id, app_bundle_id, environment, due_at, attempts FROM reconciliation_checks
+                        WHERE due_at IS NOT NULL AND due_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+                        ORDER BY due_at LIMIT ?
+                        """),
+                arguments: [at, at, limit])
+            let lease = try db.cachedStatement(
+                sql: "UPDATE reconciliation_checks SET lease_owner = ?, lease_expires_at = ? WHERE original_transaction_id = ?")
+            return try rows.map { row in
+                let id: String = row["original_transaction_id"]
+                try lease.execute(arguments: [owner, expires, id])
+                return ReconciliationCheck(
+                    originalTransactionID: id, appBundleID: row["app_bundle_id"], environment: AppStoreEnvironment(rawValue: row["environment"]),
+                    dueAt: Date(timeIntervalSince1970: row["due_at"]), attempts: row["attempts"])
+            }
+        }
+    }
+
+    public func completeCheck(originalTransactionID: String, owner: String, notBefore: Date) async throws(StorageError) -> Bool {
+        try await write("complete reconciliation check \(originalTransactionID)") { db in
+            try db.cachedStatement(
+                sql: """
+                    UPDATE reconciliation_checks SET lease_owner = NULL, lease_expires_at = NULL, attempts = 0, last_error = NULL,
+                        due_at = CASE WHEN due_at IS NULL THEN NULL ELSE MAX(due_at, ?) END
+                    WHERE original_transaction_id = ? AND lease_owner = ?
+                    """
+            ).execute(arguments: [notBefore.timeIntervalSince1970, originalTransactionID, owner])
+            return db.changesCount == 1
+        }
+    }
+
+    public func failCheck(
+        originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String
+    ) async throws(StorageError) -> Bool {
+        try await write("fail reconciliation check \(originalTransactionID)") { db in
+            try db.cachedStatement(
+                sql: """
+                    UPDATE reconciliation_checks SET lease_owner = NULL, lease_expires_at = NULL, attempts = ?, last_error = ?, due_at = ?
+                    WHERE original_transaction_id = ? AND lease_owner = ?
+                    """
+            ).execute(arguments: [attempts, error, nextAttemptAt.timeIntervalSince1970, originalTransactionID, owner])
+            return db.changesCount == 1
+        }
+    }
+
+    public func scheduleSweep(now: Date, interval: TimeInterval) async throws(StorageError) -> Int? {
+        let at = now.timeIntervalSince1970
+        return try await write("schedule reconciliation sweep") { db in
+            try db.execute(
+                sql: "UPDATE reconciliation_sweeps SET last_sweep_at = ? WHERE id = 1 AND (last_sweep_at IS NULL OR last_sweep_at <= ?)",
+                arguments: [at, at - interval])
+            guard db.changesCount == 1 else { return nil }
+            try db.execute(
+                sql: """
+                    UPDATE reconciliation_checks SET due_at = ?
+                    WHERE swept_until IS NOT NULL AND swept_until > ? AND (due_at IS NULL OR due_at > ?)
+                    """,
+                arguments: [at, at, at])
+            return db.changesCount
+        }
+    }
+
+    public func latestReceipt(appBundleID: String, originalTransactionID: String) async throws(StorageError) -> StoredEvidence? {
+        let id = try await read("find latest receipt of \(originalTransactionID)") { db in
+            try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT receipt_evidence_id FROM reconciliation_checks WHERE original_transaction_id = ? AND app_bundle_id = ?"),
+                arguments: [originalTransactionID, appBundleID])
+        }
+        guard let id else { return nil }
+        return try await evidence(id: id)
+    }
+
+    public func latestNotificationDate(appBundleID: String) async throws(StorageError) -> Date? {
+        try await read("find latest notification of \(appBundleID)") { db in
+            try Double.fetchOne(
+                db, sql: "SELECT MAX(received_at) FROM evidence WHERE app_bundle_id = ? AND kind = ?",
+                arguments: [appBundleID, EvidenceKind.notificationV2.rawValue]
+            ).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+}

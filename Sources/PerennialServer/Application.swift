@@ -1,0 +1,108 @@
+public import Foundation
+public import Hummingbird
+public import Logging
+public import PerennialAppStore
+public import PerennialStorage
+public import ServiceLifecycle
+import AsyncHTTPClient
+import PerennialCore
+
+/// The router of every Perennial route, over `dependencies`: tests drive it in-process, and
+/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:logger:services:)``
+/// serves it.
+public func buildRouter(dependencies: ServerDependencies) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
+    OperationsRoutes(dependencies: dependencies).add(to: router)
+    ClientRoutes(dependencies: dependencies).add(to: router)
+    AppleRoutes(dependencies: dependencies).add(to: router)
+    AdminRoutes(dependencies: dependencies).add(to: router)
+    WebhookAdminRoutes(dependencies: dependencies).add(to: router)
+    return router
+}
+
+/// The `perennial serve` application: resolves the configured apps, migrates `storage` before the
+/// server accepts connections, and serves the router; `services` (a PostgreSQL pool, background
+/// jobs) run beside it in the same service group and shut down gracefully with it.
+///
+/// - Parameters:
+///   - storage: the injected back end (SQLite or PostgreSQL); the command chooses it.
+///   - environment: where `"env:NAME"` secrets are read.
+///   - transport: how verifyReceipt and the App Store Server API are reached; AsyncHTTPClient's
+///     shared client by default, an in-process simulator's transport in tests.
+///   - webhookDelivery: how the webhook job delivers events; nil turns it off. The job runs when
+///     the storage keeps delivery state (``PerennialStorage/WebhookOutbox``) and an app has
+///     webhook endpoints.
+///   - webhookTransport: how webhook endpoints are reached; AsyncHTTPClient by default.
+///   - reconciliation: how the reconciliation job asks Apple; nil turns it off. The job runs when
+///     the storage keeps a schedule (``PerennialStorage/ReconciliationSchedule``) and an app can
+///     ask Apple (Server API keys, or verifyReceipt with a shared secret).
+/// - Throws: ``ConfigurationError`` when an app's configuration cannot be used.
+public func buildApplication(
+    configuration: ServerConfiguration,
+    storage: any SubscriberStorage,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    transport: (any AppStoreHTTPTransport)? = nil,
+    metrics: ServerMetrics = ServerMetrics(),
+    clock: ServerClock = .system,
+    logger: Logger = Logger(label: "perennial.server"),
+    services: [any Service] = [],
+    webhookDelivery: WebhookDeliverySettings? = WebhookDeliverySettings(),
+    webhookTransport: (any AppStoreHTTPTransport)? = nil,
+    reconciliation: ReconciliationSettings? = ReconciliationSettings()
+) throws(ConfigurationError) -> some ApplicationProtocol {
+    let apps = try AppRegistry(
+        configuration: configuration, environment: environment, transport: transport ?? AsyncHTTPClientTransport(),
+        now: { clock.now })
+    let adminKey = try configuration.adminKey.map { key throws(ConfigurationError) in
+        Array(try key.resolve(field: "adminKey", environment: environment).utf8)
+    }
+    if apps.apps.isEmpty {
+        logger.warning("no app is configured: only health and metrics answer; see docs/configuration.md")
+    }
+    for app in apps.apps {
+        logger.info(
+            "serving app",
+            metadata: [
+                "app": "\(app.id)", "bundleId": "\(app.bundleID)", "environments": "\(app.environments.map(\.rawValue))",
+                "receipts": "\(app.verifyReceipt != nil ? "verifyReceipt" : app.receiptVerifier != nil ? "local" : "off")",
+                "userTokens": "\(app.userTokens != nil)",
+            ])
+    }
+    let webhookOutbox = storage as? any WebhookOutbox
+    let webhookWakeUp = WebhookWakeUp()
+    var jobs: [any Service] = []
+    var routedStorage = storage
+    if let webhookOutbox, let webhookDelivery, apps.apps.contains(where: { !$0.webhooks.isEmpty }) {
+        routedStorage = WebhookNudgingStorage(base: storage, wakeUp: webhookWakeUp)
+        jobs.append(
+            WebhookDeliveryService(
+                outbox: webhookOutbox, apps: apps, settings: webhookDelivery, wakeUp: webhookWakeUp, transport: webhookTransport,
+                clock: clock, metrics: metrics, logger: logger))
+    }
+    if let schedule = storage as? any ReconciliationSchedule, let reconciliation,
+        apps.apps.contains(where: { $0.serverAPI != nil || ($0.verifyReceipt != nil && $0.sharedSecret != nil) })
+    {
+        jobs.append(
+            ReconciliationService(
+                storage: routedStorage, schedule: schedule, apps: apps, settings: reconciliation, clock: clock,
+                logger: logger))
+    }
+    // Jobs wait for the migrations (see ``MigrationGate``); the server itself only listens after them.
+    let migrated = MigrationGate()
+    let dependencies = ServerDependencies(
+        apps: apps, storage: routedStorage, clock: clock, metrics: metrics, adminKey: adminKey, logger: logger, webhookOutbox: webhookOutbox,
+        webhookWakeUp: webhookWakeUp)
+    var application = Application(
+        router: buildRouter(dependencies: dependencies),
+        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "perennial"),
+        services: services + jobs.map { AfterMigration(job: $0, gate: migrated) },
+        logger: logger)
+    application.beforeServerStarts {
+        try await storage.migrate()
+        await migrated.open()
+        logger.info("database migrated")
+    }
+    return application
+}

@@ -1,0 +1,127 @@
+public import Foundation
+public import PerennialAppStore
+import PerennialCore
+import PerennialStorage
+import X509
+
+extension AppContext {
+    /// Resolves and checks one app's configuration: loads its catalog, roots and keys, reads its
+    /// secrets from `environment`, and builds its verifiers and clients over `transport`.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the app and the unusable setting.
+    public init(
+        configuration app: AppConfiguration, environment: [String: String], transport: any AppStoreHTTPTransport,
+        now: @escaping @Sendable () -> Date
+    ) throws(ConfigurationError) {
+        let name = app.id
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw .invalidValue(field: "apps[].id", value: name, reason: "use letters, digits, - and _ only")
+        }
+        guard !app.environments.isEmpty else { throw .invalidValue(field: "apps.\(name).environments", value: "[]", reason: "accept at least one") }
+        let catalog = try app.catalog.load(app: name)
+        guard catalog.apps.contains(where: { $0.bundleID == app.bundleID }) else {
+            throw .catalog(app: name, reason: "declares no app with bundle id \(app.bundleID)")
+        }
+        let appAppleID = app.appAppleID ?? catalog.apps.first { $0.bundleID == app.bundleID }?.appAppleID
+
+        let roots = try Self.certificates(app.trustedRoots, app: name)
+        var verifiers: [AppStoreEnvironment: SignedDataVerifier] = [:]
+        for environment in app.environments {
+            if (environment == .production || environment == .sandbox) && roots.isEmpty {
+                throw .invalidValue(field: "apps.\(name).trustedRoots", value: "[]", reason: "\(environment) needs a trusted root")
+            }
+            do throws(SignedDataVerificationError) {
+                verifiers[environment] = try SignedDataVerifier(
+                    trustedRoots: roots, bundleID: app.bundleID, environment: environment, appAppleID: appAppleID)
+            } catch {
+                throw .invalidValue(field: "apps.\(name).appAppleId", value: "none", reason: "\(error)")
+            }
+        }
+
+        var sharedSecret: String?
+        var verifyReceipt: VerifyReceiptClient?
+        var receiptVerifier: AppReceiptVerifier?
+        if let receipts = app.receipts {
+            sharedSecret = try receipts.sharedSecret.map { secret throws(ConfigurationError) in
+                try secret.resolve(field: "apps.\(name).receipts.sharedSecret", environment: environment)
+            }
+            let receiptRoots = try Self.certificates(receipts.roots, app: name)
+            switch receipts.effectiveMode {
+            case .verifyReceipt:
+                guard sharedSecret != nil else {
+                    throw .invalidValue(field: "apps.\(name).receipts.mode", value: "verifyReceipt", reason: "verifyReceipt needs the shared secret")
+                }
+                verifyReceipt = VerifyReceiptClient(
+                    productionURL: receipts.productionURL ?? VerifyReceiptClient.defaultProductionURL,
+                    sandboxURL: receipts.sandboxURL ?? VerifyReceiptClient.defaultSandboxURL,
+                    transport: transport)
+            case .local:
+                guard !receiptRoots.isEmpty else {
+                    throw .invalidValue(field: "apps.\(name).receipts.roots", value: "[]", reason: "local receipt verification needs a root")
+                }
+                receiptVerifier = AppReceiptVerifier(trustedRoots: receiptRoots)
+            }
+        }
+
+        var publicKeys: [[UInt8]] = []
+        for (index, key) in app.publicKeys.enumerated() {
+            publicKeys.append(Array(try key.resolve(field: "apps.\(name).publicKeys[\(index)]", environment: environment).utf8))
+        }
+
+        self.init(
+            id: name, bundleID: app.bundleID, appAppleID: appAppleID, environments: app.environments, catalog: catalog,
+            applier: EvidenceApplier(engine: SubscriberEngine(catalog: catalog), transferPolicy: app.transferPolicy),
+            signedDataVerifiers: verifiers, verifyReceipt: verifyReceipt, receiptVerifier: receiptVerifier, sharedSecret: sharedSecret,
+            serverAPI: try Self.serverAPI(app, environment: environment, transport: transport, now: now),
+            offerSigner: try app.promotionalOffers.map { settings throws(ConfigurationError) in
+                PromotionalOfferSignatureCreator(
+                    key: try Self.key(settings, field: "apps.\(name).promotionalOffers", environment: environment), bundleID: app.bundleID)
+            },
+            userTokens: try app.userTokens.map { settings throws(ConfigurationError) in
+                try UserTokenVerifier(settings: settings, field: "apps.\(name).userTokens", environment: environment)
+            },
+            webhooks: try app.webhooks.enumerated().map { index, endpoint throws(ConfigurationError) in
+                WebhookTarget(
+                    url: endpoint.url,
+                    secret: Array(try endpoint.secret.resolve(field: "apps.\(name).webhooks[\(index)].secret", environment: environment).utf8))
+            },
+            publicKeys: publicKeys)
+    }
+
+    private static func certificates(_ sources: [CertificateSource], app: String) throws(ConfigurationError) -> [Certificate] {
+        var certificates: [Certificate] = []
+        for source in sources {
+            do throws(TrustedRootsError) {
+                certificates += try source.load()
+            } catch {
+                throw .certificate(app: app, reason: "\(error)")
+            }
+        }
+        return certificates
+    }
+
+    private static func key(_ settings: SigningKeySettings, field: String, environment: [String: String]) throws(ConfigurationError) -> AppStoreConnectKey {
+        let pem = try settings.privateKey.resolve(field: field + ".privateKey", environment: environment)
+        do throws(AppStoreConnectKeyError) {
+            return try AppStoreConnectKey(pem: pem, keyID: settings.keyID)
+        } catch {
+            throw .invalidValue(field: field + ".privateKey", value: settings.privateKey.description, reason: "\(error)")
+        }
+    }
+
+    private static func serverAPI(
+        _ app: AppConfiguration, environment: [String: String], transport: any AppStoreHTTPTransport, now: @escaping @Sendable () -> Date
+    ) throws(ConfigurationError) -> AppStoreServerAPIClient? {
+        guard let settings = app.serverAPI else { return nil }
+        let field = "apps.\(app.id).serverAPI"
+        guard let issuerID = settings.issuerID, !issuerID.isEmpty else {
+            throw .invalidValue(field: field + ".issuerId", value: "none", reason: "the App Store Server API needs the issuer id")
+        }
+        let target: ServerAPIEnvironment = app.environments.contains(.production) ? .production : .sandbox
+        return AppStoreServerAPIClient(
+            configuration: AppStoreServerAPIConfiguration(
+                key: try key(settings, field: field, environment: environment), issuerID: issuerID, bundleID: app.bundleID,
+                environment: target, baseURL: settings.baseURL),
+            transport: transport, now: now)
+    }
+}

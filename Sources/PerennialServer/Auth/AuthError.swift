@@ -1,0 +1,40 @@
+/// Why a request was not allowed; each case maps to 401 or 403 with a reason the caller can act on.
+public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No `Authorization: Bearer …` header.
+    case missingKey
+    /// The key is not a public key of any app (client routes) or not the admin key.
+    case unknownKey
+    /// The admin routes are disabled because no admin key is configured.
+    case adminDisabled
+    /// The app requires a user token and none was sent.
+    case missingUserToken
+    /// The user token is not a valid JWT signed with the app's configured key.
+    case invalidUserToken(reason: String)
+    /// The user token expired at the given Unix time.
+    case expiredUserToken(expiredAt: Int64)
+    /// The token's `sub` is another app user than the one in the path.
+    case userMismatch(tokenSubject: String, pathUser: String)
+
+    public var description: String {
+        switch self {
+        case .missingKey: "missing Authorization: Bearer key"
+        case .unknownKey: "the key is not valid for this route"
+        case .adminDisabled: "admin routes are disabled: no admin key is configured"
+        case .missingUserToken: "this app requires an X-Perennial-User-Token header"
+        case .invalidUserToken(let reason): "invalid user token: \(reason)"
+        case .expiredUserToken(let expiredAt): "the user token expired at \(expiredAt)"
+        case .userMismatch(let subject, let user): "the user token is for \(subject), not for \(user)"
+        }
+    }
+
+    /// A machine-readable code for the error body.
+    public var code: String {
+        switch self {
+        case .missingKey, .unknownKey, .adminDisabled: "unauthorized"
+        case .missingUserToken: "missingUserToken"
+        case .invalidUserToken: "invalidUserToken"
+        case .expiredUserToken: "expiredUserToken"
+        case .userMismatch: "forbidden"
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Crypto
+
+/// Compares secrets without leaking, through timing, how much of a guess was right.
+///
+/// Both sides are hashed first (SHA-256), so the comparison loop always runs over 32 bytes
+/// whatever the lengths, and the loop accumulates differences instead of returning early. `==` on
+/// strings stops at the first different byte and must never be used on a key or a secret.
+enum ConstantTime {
+    static func equals(_ lhs: some Sequence<UInt8>, _ rhs: some Sequence<UInt8>) -> Bool {
+        let left = Array(SHA256.hash(data: Array(lhs)))
+        let right = Array(SHA256.hash(data: Array(rhs)))
+        var difference: UInt8 = 0
+        for index in 0..<left.count { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+
+    static func equals(_ lhs: String, _ rhs: String) -> Bool {
+        equals(Array(lhs.utf8), Array(rhs.utf8))
+    }
+}

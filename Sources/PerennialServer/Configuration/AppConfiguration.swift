@@ -1,0 +1,101 @@
+import Foundation
+public import PerennialCore
+public import PerennialStorage
+
+/// One app served by this Perennial: who it is at Apple, what it sells, which keys authenticate
+/// its clients and how its evidence is verified. Checked and turned into an ``AppContext`` at start.
+public struct AppConfiguration: Sendable, Decodable {
+    /// The app's name in Perennial's URLs (`/apple/notifications/v2/{id}`); letters, digits, `-`, `_`.
+    public var id: String
+    public var bundleID: String
+    /// `appAppleId`, required when the app accepts Production evidence (Apple's libraries check it).
+    public var appAppleID: Int64?
+    public var catalog: CatalogSource
+    /// The App Store environments whose evidence is accepted; anything else is refused.
+    public var environments: [AppStoreEnvironment]
+    /// Keys the app's clients send as `Authorization: Bearer …`; several allow rotation.
+    public var publicKeys: [SecretValue]
+    /// What happens when a second app user presents a purchase another user owns.
+    public var transferPolicy: TransferPolicy
+    /// Roots for signed transactions and V2 notifications (Apple Root CA - G3, or a simulator's).
+    public var trustedRoots: [CertificateSource]
+    public var receipts: ReceiptSettings?
+    /// The App Store Server API key (used by reconciliation jobs).
+    public var serverAPI: SigningKeySettings?
+    /// The key that signs promotional offers.
+    public var promotionalOffers: SigningKeySettings?
+    /// When present, client requests must carry a signed app-user token.
+    public var userTokens: UserTokenSettings?
+    public var webhooks: [WebhookEndpoint]
+
+    public init(
+        id: String,
+        bundleID: String,
+        appAppleID: Int64? = nil,
+        catalog: CatalogSource,
+        environments: [AppStoreEnvironment] = [.production, .sandbox],
+        publicKeys: [SecretValue],
+        transferPolicy: TransferPolicy = .transfer,
+        trustedRoots: [CertificateSource] = [],
+        receipts: ReceiptSettings? = nil,
+        serverAPI: SigningKeySettings? = nil,
+        promotionalOffers: SigningKeySettings? = nil,
+        userTokens: UserTokenSettings? = nil,
+        webhooks: [WebhookEndpoint] = []
+    ) {
+        self.id = id
+        self.bundleID = bundleID
+        self.appAppleID = appAppleID
+        self.catalog = catalog
+        self.environments = environments
+        self.publicKeys = publicKeys
+        self.transferPolicy = transferPolicy
+        self.trustedRoots = trustedRoots
+        self.receipts = receipts
+        self.serverAPI = serverAPI
+        self.promotionalOffers = promotionalOffers
+        self.userTokens = userTokens
+        self.webhooks = webhooks
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id
+        case bundleID = "bundleId"
+        case appAppleID = "appAppleId"
+        case catalog, environments, publicKeys, transferPolicy, trustedRoots, receipts, serverAPI, promotionalOffers, userTokens
+        case webhooks
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            bundleID: try container.decode(String.self, forKey: .bundleID),
+            appAppleID: try container.decodeIfPresent(Int64.self, forKey: .appAppleID),
+            catalog: try container.decode(CatalogSource.self, forKey: .catalog),
+            environments: try container.decodeIfPresent([String].self, forKey: .environments).map { $0.map(AppStoreEnvironment.init(rawValue:)) }
+                ?? [.production, .sandbox],
+            publicKeys: try container.decodeIfPresent([SecretValue].self, forKey: .publicKeys) ?? [],
+            transferPolicy: try container.decodeIfPresent(TransferPolicy.self, forKey: .transferPolicy) ?? .transfer,
+            trustedRoots: try container.decodeIfPresent([CertificateSource].self, forKey: .trustedRoots) ?? [],
+            receipts: try container.decodeIfPresent(ReceiptSettings.self, forKey: .receipts),
+            serverAPI: try container.decodeIfPresent(SigningKeySettings.self, forKey: .serverAPI),
+            promotionalOffers: try container.decodeIfPresent(SigningKeySettings.self, forKey: .promotionalOffers),
+            userTokens: try container.decodeIfPresent(UserTokenSettings.self, forKey: .userTokens),
+            webhooks: try container.decodeIfPresent([WebhookEndpoint].self, forKey: .webhooks) ?? [])
+    }
+
+    /// The same configuration with every relative file path made absolute against `directory`.
+    func resolvingPaths(relativeTo directory: URL) -> AppConfiguration {
+        var copy = self
+        copy.catalog = catalog.resolvingPath(relativeTo: directory)
+        copy.publicKeys = publicKeys.map { $0.resolvingPath(relativeTo: directory) }
+        copy.trustedRoots = trustedRoots.map { $0.resolvingPath(relativeTo: directory) }
+        copy.receipts = receipts?.resolvingPaths(relativeTo: directory)
+        copy.serverAPI = serverAPI?.resolvingPaths(relativeTo: directory)
+        copy.promotionalOffers = promotionalOffers?.resolvingPaths(relativeTo: directory)
+        copy.userTokens = userTokens?.resolvingPaths(relativeTo: directory)
+        copy.webhooks = webhooks.map { WebhookEndpoint(url: $0.url, secret: $0.secret.resolvingPath(relativeTo: directory)) }
+        return copy
+    }
+}

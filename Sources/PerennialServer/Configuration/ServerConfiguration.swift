@@ -1,0 +1,60 @@
+import Foundation
+
+/// Everything `perennial serve` needs: where to listen, which database, the admin key and the apps.
+///
+/// Read from a JSON file (docs/configuration.md) by ``ConfigurationLoader``, with environment
+/// variables overriding the deployment-specific values; every field has a default so the server
+/// starts on a fresh machine with no file at all.
+public struct ServerConfiguration: Sendable, Decodable {
+    /// The default embedded database, next to the working directory.
+    public static let defaultDatabaseURL = "sqlite:./perennial.sqlite"
+
+    public var host: String
+    public var port: Int
+    /// `sqlite:PATH` or `postgres://…`.
+    public var databaseURL: String
+    /// The secret key of the admin routes; admin routes answer 401 while it is unset.
+    public var adminKey: SecretValue?
+    /// swift-log level name (`trace` … `critical`).
+    public var logLevel: String
+    public var apps: [AppConfiguration]
+    /// The webhook job's lease and polling (``WebhookDeliveryConfiguration``).
+    public var webhookDelivery: WebhookDeliveryConfiguration
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        databaseURL: String = ServerConfiguration.defaultDatabaseURL,
+        adminKey: SecretValue? = nil,
+        logLevel: String = "info",
+        apps: [AppConfiguration] = [],
+        webhookDelivery: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration()
+    ) {
+        self.host = host
+        self.port = port
+        self.databaseURL = databaseURL
+        self.adminKey = adminKey
+        self.logLevel = logLevel
+        self.apps = apps
+        self.webhookDelivery = webhookDelivery
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case host, port
+        case databaseURL = "database"
+        case adminKey, logLevel, apps, webhookDelivery
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = ServerConfiguration()
+        self.init(
+            host: try container.decodeIfPresent(String.self, forKey: .host) ?? defaults.host,
+            port: try container.decodeIfPresent(Int.self, forKey: .port) ?? defaults.port,
+            databaseURL: try container.decodeIfPresent(String.self, forKey: .databaseURL) ?? defaults.databaseURL,
+            adminKey: try container.decodeIfPresent(SecretValue.self, forKey: .adminKey),
+            logLevel: try container.decodeIfPresent(String.self, forKey: .logLevel) ?? defaults.logLevel,
+            apps: try container.decodeIfPresent([AppConfiguration].self, forKey: .apps) ?? [],
+            webhookDelivery: try container.decodeIfPresent(WebhookDeliveryConfiguration.self, forKey: .webhookDelivery) ?? defaults.webhookDelivery)
+    }
+}

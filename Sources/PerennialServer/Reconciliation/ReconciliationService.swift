@@ -1,0 +1,163 @@
+public import Foundation
+public import Logging
+import PerennialCore
+public import PerennialStorage
+public import ServiceLifecycle
+
+/// The reconciliation job: asks Apple about subscriptions whose period ended without news, and
+/// applies the answer as evidence of kind `reconciliation`.
+///
+/// Checks are scheduled by every apply (``PerennialStorage/ReconciliationPolicy``), so the job
+/// claims only what is due; a daily sweep (one process per day decides, through storage) makes
+/// every non-expired subscription due as a safety net; on start it backfills from Apple's
+/// notification history. Calls to Apple pass a ``TokenBucket``; a check whose call fails after
+/// the client's own retries is retried later with exponential backoff. Each check that got an
+/// answer is one piece of evidence, so it appears in the subscriber's audit timeline with the
+/// events it produced (none when Apple confirmed what was stored).
+public struct ReconciliationService: Service {
+    let storage: any SubscriberStorage
+    let schedule: any ReconciliationSchedule
+    let apps: AppRegistry
+    let settings: ReconciliationSettings
+    let clock: ServerClock
+    let logger: Logger
+
+    /// - Parameters:
+    ///   - storage: where answers are applied (the routes' storage, so webhooks are nudged).
+    ///   - schedule: the same database's reconciliation schedule.
+    public init(
+        storage: any SubscriberStorage, schedule: any ReconciliationSchedule, apps: AppRegistry,
+        settings: ReconciliationSettings = ReconciliationSettings(), clock: ServerClock = .system,
+        logger: Logger = Logger(label: "perennial.reconciliation")
+    ) {
+        self.storage = storage
+        self.schedule = schedule
+        self.apps = apps
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// What one check came to.
+    public enum Outcome: Hashable, Sendable {
+        /// Apple answered and the answer was applied; `events` is how many events it produced.
+        case reconciled(events: Int)
+        /// The check failed and is due again at the date.
+        case retryAt(Date)
+        /// Another process took the lease over; nothing was recorded.
+        case leaseLost
+    }
+
+    /// Migrates first (idempotent): the service starts beside the HTTP server, possibly before
+    /// the application's own migration has run, and the backfill must see the schema.
+    public func run() async throws {
+        try await storage.migrate()
+        await backfill()
+        var bucket = TokenBucket(capacity: settings.rateCapacity, ratePerSecond: settings.ratePerSecond, start: clock.now)
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let checked = await runOnce(bucket: &bucket)
+            guard checked == 0 else { continue }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: settings.pollInterval) }
+        }
+    }
+
+    /// One round: starts the sweep if it is time, then claims due checks and runs them one after
+    /// the other under the rate limit. Returns how many checks ran. Public so tests and tools can
+    /// drive rounds one at a time.
+    public func runOnce(bucket: inout TokenBucket) async -> Int {
+        do {
+            if let swept = try await schedule.scheduleSweep(now: clock.now, interval: settings.sweepInterval), swept > 0 {
+                logger.info("reconciliation sweep started", metadata: ["subscriptions": "\(swept)"])
+            }
+        } catch {
+            logger.error("cannot schedule the reconciliation sweep", metadata: ["error": "\(error)"])
+        }
+        let checks: [ReconciliationCheck]
+        do {
+            checks = try await schedule.claimDueChecks(
+                owner: settings.owner, limit: settings.batchSize, leaseFor: settings.leaseDuration, now: clock.now)
+        } catch {
+            logger.error("cannot claim reconciliation checks", metadata: ["error": "\(error)"])
+            return 0
+        }
+        for check in checks {
+            while let next = bucket.take(at: clock.now) {
+                try? await Task.sleep(for: .seconds(max(next.timeIntervalSince(clock.now), 0.001)))
+                if Task.isCancelled { return 0 }
+            }
+            _ = await reconcile(check)
+        }
+        return checks.count
+    }
+
+    /// Asks Apple about one claimed check, applies the answer and completes (or fails) the check.
+    public func reconcile(_ check: ReconciliationCheck) async -> Outcome {
+        let now = clock.now
+        var metadata: Logger.Metadata = ["originalTransactionId": "\(check.originalTransactionID)", "app": "\(check.appBundleID)"]
+        do throws(ReconciliationError) {
+            guard let app = apps.apps.first(where: { $0.bundleID == check.appBundleID }) else {
+                throw .unknownApp(bundleID: check.appBundleID)
+            }
+            let answer = try await AppleStatusQuery(schedule: schedule).ask(check, app: app, now: now)
+            metadata["via"] = "\(answer.via)"
+            let evidence = IncomingEvidence(
+                appBundleID: app.bundleID, kind: .reconciliation,
+                idempotencyKey: "reconciliation:\(check.originalTransactionID):\(Int64((now.timeIntervalSince1970 * 1000).rounded()))",
+                raw: answer.raw, receivedAt: now, records: answer.records, presentedBy: nil, environment: answer.environment)
+            var events = 0
+            do throws(StorageError) {
+                if case .applied(let applied) = try await storage.apply(evidence, with: app.applier, now: now) { events = applied.events.count }
+            } catch .emptyEvidence {
+                // Apple knows nothing more about it: nothing to apply, the check is done.
+            } catch {
+                throw .apple("cannot apply the answer: \(error)")
+            }
+            let completed = try await complete(check, now: now)
+            logger.info("subscription reconciled", metadata: metadata.merging(["events": "\(events)"]) { $1 })
+            return completed ? .reconciled(events: events) : .leaseLost
+        } catch {
+            return await fail(check, error: error, now: now, metadata: metadata)
+        }
+    }
+
+    private func complete(_ check: ReconciliationCheck, now: Date) async throws(ReconciliationError) -> Bool {
+        do {
+            return try await schedule.completeCheck(
+                originalTransactionID: check.originalTransactionID, owner: settings.owner,
+                notBefore: now.addingTimeInterval(settings.recheckInterval))
+        } catch {
+            throw .apple("cannot complete the check: \(error)")
+        }
+    }
+
+    private func fail(_ check: ReconciliationCheck, error: ReconciliationError, now: Date, metadata: Logger.Metadata) async -> Outcome {
+        let attempts = check.attempts + 1
+        let retryAt = settings.retryDate(afterAttempts: attempts, now: now)
+        logger.warning(
+            "reconciliation check failed; will retry",
+            metadata: metadata.merging(["attempt": "\(attempts)", "retryAt": "\(retryAt)", "error": "\(error)"]) { $1 })
+        do {
+            let held = try await schedule.failCheck(
+                originalTransactionID: check.originalTransactionID, owner: settings.owner, attempts: attempts, nextAttemptAt: retryAt,
+                error: error.description)
+            return held ? .retryAt(retryAt) : .leaseLost
+        } catch {
+            logger.error("cannot record the failed check", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            return .retryAt(retryAt)
+        }
+    }
+
+    /// Backfills every app with Server API keys; failures are logged (the sweep is the safety net).
+    public func backfill() async {
+        let backfill = NotificationBackfill(storage: storage, schedule: schedule, settings: settings, logger: logger)
+        for app in apps.apps {
+            guard let client = app.serverAPI else { continue }
+            do throws(ReconciliationError) {
+                let applied = try await backfill.run(app: app, client: client, now: clock.now)
+                logger.info("notification history backfilled", metadata: ["app": "\(app.id)", "applied": "\(applied)"])
+            } catch {
+                logger.error("notification history backfill failed", metadata: ["app": "\(app.id)", "error": "\(error)"])
+            }
+        }
+    }
+}

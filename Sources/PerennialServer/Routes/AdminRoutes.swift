@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import PerennialStorage
+
+/// The admin API (secret key): a subscriber as the server sees it in one app, and the user's
+/// audit timeline with the evidence behind each entry.
+struct AdminRoutes: Sendable {
+    let dependencies: ServerDependencies
+    var authenticator: RequestAuthenticator { RequestAuthenticator(apps: dependencies.apps, adminKey: dependencies.adminKey) }
+
+    func add(to router: Router<BasicRequestContext>) {
+        let subscribers = router.group("admin/v1/subscribers")
+        subscribers.get(":appUserId") { request, context in
+            try admin(request)
+            let user = try PathUser.from(context)
+            let app = try app(request)
+            let now = dependencies.clock.now
+            let service = EvidenceService(storage: dependencies.storage, logger: dependencies.logger)
+            do throws(IngestError) {
+                return JSONResponse.make(try await service.response(for: user, app: app, after: nil, now: now))
+            } catch {
+                throw APIError(error)
+            }
+        }
+        subscribers.get(":appUserId/timeline") { request, context in
+            try admin(request)
+            let user = try PathUser.from(context)
+            return JSONResponse.make(try await timeline(of: user))
+        }
+    }
+
+    private func admin(_ request: Request) throws(APIError) {
+        do throws(AuthError) {
+            try authenticator.admin(request)
+        } catch {
+            throw APIError(error)
+        }
+    }
+
+    /// The app named by `?app=`, or the only configured app.
+    private func app(_ request: Request) throws(APIError) -> AppContext {
+        if let id = request.uri.queryParameters.get("app") {
+            guard let app = dependencies.apps.app(id: id) else { throw .notFound("no app \(id) is configured") }
+            return app
+        }
+        guard dependencies.apps.apps.count == 1, let only = dependencies.apps.apps.first else {
+            throw .malformed("name the app with ?app=<id> (\(dependencies.apps.apps.count) apps are configured)")
+        }
+        return only
+    }
+
+    private func timeline(of user: AppUserID) async throws(APIError) -> TimelineResponse {
+        do throws(StorageError) {
+            let entries = try await dependencies.storage.timeline(of: user)
+            var evidence: [Int64: TimelineResponse.Evidence] = [:]
+            for id in Set(entries.map(\.evidenceID)) {
+                guard let stored = try await dependencies.storage.evidence(id: id) else { continue }
+                evidence[id] = TimelineResponse.Evidence(
+                    id: id, kind: stored.kind.rawValue, receivedAt: stored.receivedAt, presentedBy: stored.presentedBy?.rawValue,
+                    rawBase64: stored.raw.base64EncodedString())
+            }
+            return TimelineResponse(
+                appUserId: user.rawValue,
+                entries: entries.map { entry in
+                    TimelineResponse.Entry(
+                        id: entry.id, at: entry.entry.at, kind: entry.entry.kind.rawValue,
+                        originalTransactionIds: entry.entry.detail.originalTransactionIDs, eventIds: entry.entry.detail.eventIDs,
+                        evidence: evidence[entry.evidenceID], previousOwner: entry.entry.detail.ownershipChange?.previousOwner.rawValue,
+                        presenter: entry.entry.detail.ownershipChange?.presenter.rawValue)
+                })
+        } catch {
+            throw APIError(error)
+        }
+    }
+}

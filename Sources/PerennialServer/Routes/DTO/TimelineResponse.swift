@@ -1,0 +1,31 @@
+public import Foundation
+
+/// `GET /admin/v1/subscribers/{appUserId}/timeline`: every audit entry of the user, oldest first,
+/// with the evidence that caused it, so support can answer "why (not) access".
+public struct TimelineResponse: Codable, Equatable, Sendable {
+    public struct Entry: Codable, Equatable, Sendable {
+        public var id: Int64
+        public var at: Date
+        /// `bound`, `evidenceApplied`, `ownershipTransferred`, `ownershipKept`.
+        public var kind: String
+        public var originalTransactionIds: [String]
+        public var eventIds: [String]
+        public var evidence: Evidence?
+        /// For ownership decisions: the user who owned the purchase before.
+        public var previousOwner: String?
+        /// For ownership decisions: who presented it.
+        public var presenter: String?
+    }
+
+    /// The stored evidence behind an entry (its raw bytes via `rawBase64`).
+    public struct Evidence: Codable, Equatable, Sendable {
+        public var id: Int64
+        public var kind: String
+        public var receivedAt: Date
+        public var presentedBy: String?
+        public var rawBase64: String
+    }
+
+    public var appUserId: String
+    public var entries: [Entry]
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// JSON bodies in and out of the routes, in the API's format (``APIJSON``).
+enum JSONResponse {
+    /// The largest request body accepted: receipts of long-lived subscribers reach a few hundred KB.
+    static let maximumBodySize = 4 * 1024 * 1024
+
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let data: Data
+        do {
+            data = try APIJSON.encoder().encode(value)
+        } catch {
+            data = Data(#"{"error":"encodingFailed","message":"the answer could not be encoded"}"#.utf8)
+            return raw(data, status: .internalServerError)
+        }
+        return raw(data, status: status)
+    }
+
+    static func raw(_ data: Data, status: HTTPResponse.Status) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The whole request body.
+    static func body(of request: Request) async throws(APIError) -> Data {
+        var request = request
+        do {
+            let buffer = try await request.collectBody(upTo: maximumBodySize)
+            return Data(buffer.readableBytesView)
+        } catch {
+            throw APIError(status: .contentTooLarge, code: "bodyTooLarge", message: "the body exceeds \(maximumBodySize) bytes")
+        }
+    }
+
+    /// The request body decoded as `type`; anything else is ``IngestError/malformedRequest(_:)``.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws(APIError) -> T {
+        let data = try await body(of: request)
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw .malformed("the body is not a valid \(T.self): \(Self.describe(error))")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .keyNotFound(let key, _): return "missing key \(key.stringValue)"
+        case .typeMismatch(let type, let context): return "expected \(type) at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case .valueNotFound(let type, let context): return "expected \(type) at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case .dataCorrupted(let context): return context.debugDescription
+        @unknown default: return "\(error)"
+        }
+    }
+}

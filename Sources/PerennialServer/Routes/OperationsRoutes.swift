@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import Logging
+import PerennialStorage
+
+/// Health probes and the Prometheus scrape endpoint; unauthenticated, as probes and scrapers are.
+struct OperationsRoutes: Sendable {
+    let dependencies: ServerDependencies
+
+    private struct Health: Codable {
+        var status: String
+        var reason: String?
+    }
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("health/live") { _, _ in
+            JSONResponse.make(Health(status: "ok"))
+        }
+        router.get("health/ready") { _, _ in
+            do throws(StorageError) {
+                try await dependencies.storage.ping()
+                return JSONResponse.make(Health(status: "ok"))
+            } catch {
+                dependencies.logger.error("readiness check failed", metadata: ["error": "\(error)"])
+                return JSONResponse.make(Health(status: "unavailable", reason: error.description), status: .serviceUnavailable)
+            }
+        }
+        router.get("metrics") { _, _ in
+            await refreshOutboxLag()
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: dependencies.metrics.exposition())))
+        }
+    }
+
+    /// Job lag: the age of the oldest event still waiting in the outbox, read at scrape time.
+    private func refreshOutboxLag() async {
+        do throws(StorageError) {
+            let oldest = try await dependencies.storage.pendingOutbox(limit: 1).first
+            dependencies.metrics.setOutboxLag(seconds: oldest.map { max(0, dependencies.clock.now.timeIntervalSince($0.createdAt)) } ?? 0)
+        } catch {
+            dependencies.logger.warning("cannot read the outbox for the lag metric", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import PerennialCore
+import PerennialStorage
+
+/// The JSON body of one webhook delivery (documented in docs/webhooks.md): an envelope a receiver
+/// can route on (`type`, `appUserId`, `appId`) and the event itself.
+///
+/// Built from the outbox row at each attempt, with the API's JSON format (``APIJSON``: ISO 8601
+/// dates, sorted keys), so a retry sends the same bytes apart from nothing: the body does not
+/// depend on the attempt.
+struct WebhookPayload<Event: Encodable & Sendable>: Encodable, Sendable {
+    /// The event's id, stable across retries and replays: receivers deduplicate on
+    /// (`appUserId`, `id`).
+    let id: String
+    /// An event kind (`renewed`, `refunded`, …) or an ownership decision.
+    let type: String
+    let occurredAt: Date
+    let appUserId: String
+    let appId: String
+    let bundleId: String
+    let event: Event
+
+    fileprivate init(draft: OutboxEntry.Draft, appID: String, event: Event) {
+        id = draft.eventID
+        type = draft.kind
+        occurredAt = draft.occurredAt
+        appUserId = draft.appUserID.rawValue
+        self.appId = appID
+        bundleId = draft.appBundleID
+        self.event = event
+    }
+}
+
+/// Turns an outbox entry into the bytes of its ``WebhookPayload``: the stored event is decoded by
+/// its kind and re-encoded in the API's JSON format.
+enum WebhookBody {
+    /// Why a stored event cannot become a body.
+    struct Unreadable: Error, CustomStringConvertible {
+        let eventID: String
+        let reason: String
+        var description: String { "outbox event \(eventID) cannot be read: \(reason)" }
+    }
+
+    /// The body bytes of `entry` for app `appID`.
+    static func make(of entry: OutboxEntry, appID: String) throws(Unreadable) -> Data {
+        let draft = entry.event
+        do {
+            if OwnershipChange.Decision(rawValue: draft.kind) != nil {
+                let change = try JSONDecoder().decode(OwnershipChange.self, from: draft.payload)
+                return try APIJSON.encoder().encode(WebhookPayload<OwnershipChange>(draft: draft, appID: appID, event: change))
+            }
+            let event = try JSONDecoder().decode(SubscriberEvent.self, from: draft.payload)
+            return try APIJSON.encoder().encode(WebhookPayload<SubscriberEvent>(draft: draft, appID: appID, event: event))
+        } catch {
+            throw Unreadable(eventID: draft.eventID, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import PerennialAppStore
+
+/// The App Store Server API side: requests are answered by ``ServerAPIResponder`` against this
+/// simulator, with tokens judged on the real clock the servers under test mint them with.
+extension AppStoreSimulator {
+    /// Apple's answer to one Server API request; without configured credentials every token is
+    /// refused (401), as Apple refuses a key it does not know.
+    public func respond(toServerAPI request: ServerAPIRequest) async -> ServerAPIResponse {
+        guard let credentials = setup.serverAPICredentials else { return ServerAPIResponse(status: 401) }
+        let responder = ServerAPIResponder(
+            credentials: credentials, pki: pki, environment: setup.environment, appAppleID: setup.wire.appAppleID)
+        return await responder.respond(to: request, backend: self, now: now, tokenTime: tokenTime)
+    }
+
+    /// Servers mint bearer tokens from their own clocks: the real time for a virtual clock, the
+    /// followed clock (without the skip) otherwise.
+    private var tokenTime: Date {
+        switch setup.time {
+        case .virtual: WallClock().now
+        case .following(let clock): clock.now
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// The App Store Server API endpoints the simulator answers, recognised from method and path
+/// (reference §3.6). Path parameters are kept as sent; each endpoint validates its own.
+enum ServerAPIRoute: Equatable {
+    case subscriptionStatuses(transactionID: String)
+    case extendRenewalDate(originalTransactionID: String)
+    case transactionHistory(transactionID: String)
+    case transactionInfo(transactionID: String)
+    case refundHistory(transactionID: String)
+    case orderLookup(orderID: String)
+    case notificationHistory
+    case requestTestNotification
+    case testNotificationStatus(token: String)
+    /// The deprecated v1 body with Apple's integer buckets.
+    case consumptionV1(transactionID: String)
+    case consumption(transactionID: String)
+    case setAppAccountToken(originalTransactionID: String)
+
+    /// What a method and path lead to.
+    enum Match: Equatable {
+        case route(ServerAPIRoute)
+        /// The path exists, but not for this method; `allowed` lists the one that does.
+        case methodNotAllowed(allowed: String)
+        case notFound
+    }
+
+    static func match(method: String, segments: [String]) -> Match {
+        guard let (route, expected) = routeAndMethod(segments) else { return .notFound }
+        return method.uppercased() == expected ? .route(route) : .methodNotAllowed(allowed: expected)
+    }
+
+    private static func routeAndMethod(_ segments: [String]) -> (ServerAPIRoute, String)? {
+        for (pattern, method, route) in table {
+            if let captures = captures(of: segments, in: pattern) { return (route(captures), method) }
+        }
+        return nil
+    }
+
+    /// Path patterns (nil = a parameter), each endpoint's method and how it reads its parameters.
+    private static var table: [([String?], String, ([String]) -> ServerAPIRoute)] {
+        [
+            (["inApps", "v1", "subscriptions", "extend", nil], "PUT", { .extendRenewalDate(originalTransactionID: $0[0]) }),
+            (["inApps", "v1", "subscriptions", nil], "GET", { .subscriptionStatuses(transactionID: $0[0]) }),
+            (["inApps", "v2", "history", nil], "GET", { .transactionHistory(transactionID: $0[0]) }),
+            (["inApps", "v1", "transactions", "consumption", nil], "PUT", { .consumptionV1(transactionID: $0[0]) }),
+            (["inApps", "v2", "transactions", "consumption", nil], "PUT", { .consumption(transactionID: $0[0]) }),
+            (["inApps", "v1", "transactions", nil, "appAccountToken"], "PUT", { .setAppAccountToken(originalTransactionID: $0[0]) }),
+            (["inApps", "v1", "transactions", nil], "GET", { .transactionInfo(transactionID: $0[0]) }),
+            (["inApps", "v2", "refund", "lookup", nil], "GET", { .refundHistory(transactionID: $0[0]) }),
+            (["inApps", "v1", "lookup", nil], "GET", { .orderLookup(orderID: $0[0]) }),
+            (["inApps", "v1", "notifications", "history"], "POST", { _ in .notificationHistory }),
+            (["inApps", "v1", "notifications", "test"], "POST", { _ in .requestTestNotification }),
+            (["inApps", "v1", "notifications", "test", nil], "GET", { .testNotificationStatus(token: $0[0]) }),
+        ]
+    }
+
+    /// The parameters of `segments` when they fit `pattern`, nil otherwise.
+    private static func captures(of segments: [String], in pattern: [String?]) -> [String]? {
+        guard segments.count == pattern.count else { return nil }
+        var captures: [String] = []
+        for (segment, expected) in zip(segments, pattern) {
+            if let expected {
+                guard segment == expected else { return nil }
+            } else {
+                captures.append(segment)
+            }
+        }
+        return captures
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import PerennialLoad
+import PerennialSimulator
+
+/// `perennial load`: measures a running server with signed traffic it trusts, beside its trivial
+/// route, and prints the table docs/load.md records. The logic lives in `PerennialLoad`.
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Load a running server and print throughput and latency beside its trivial route.",
+        discussion: """
+            Start the server with `perennial serve --simulator --simulator-pki DIR` and pass the same \
+            DIR as --pki, so the server trusts the notifications and transactions this command signs. \
+            See docs/load.md.
+            """
+    )
+
+    @Option(name: .customLong("target"), help: "Server base URL; repeat to spread the load over several instances.")
+    var targets: [String] = ["http://127.0.0.1:8080"]
+
+    @Option(help: "notifications, receipts, reads or mixed.")
+    var scenario: String
+
+    @Option(help: "Concurrent requests in flight.")
+    var concurrency = 8
+
+    @Option(help: "Seconds of each timed phase (the trivial route, then the scenario).")
+    var duration = 10.0
+
+    @Option(help: "The simulator PKI directory the server was started with (--simulator-pki).")
+    var pki: String
+
+    @Option(name: .customLong("simulator"), help: "The App Store simulator's URL (receipts scenario).")
+    var simulatorURL = "http://127.0.0.1:8090"
+
+    @Option(help: "Users created in the warm-up for reads and receipts.")
+    var users = 100
+
+    @Option(help: "Signed notifications and transactions minted before the clock starts (the rest are signed during the run).")
+    var premint = 5_000
+
+    @Option(help: "The app id in the server's URLs.")
+    var app = "demo"
+
+    @Option(help: "The app's client key.")
+    var key = "pk_demo"
+
+    func run() async throws {
+        guard let scenario = LoadScenario(rawValue: scenario) else {
+            throw ValidationError("--scenario \(self.scenario) is not one of \(LoadScenario.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let urls = try targets.map { text in
+            guard let url = URL(string: text), url.scheme != nil else { throw ValidationError("--target \(text) is not a URL") }
+            return url
+        }
+        guard let simulator = URL(string: simulatorURL) else { throw ValidationError("--simulator \(simulatorURL) is not a URL") }
+        guard concurrency > 0, duration > 0 else { throw ValidationError("--concurrency and --duration must be positive") }
+        let directory = URL(fileURLWithPath: pki)
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("jws-leaf-key.pem").path) else {
+            throw ValidationError("--pki \(pki) holds no simulator PKI; start the server with --simulator-pki \(pki) first")
+        }
+        let signing = try SimulatorPKI.load(directory: directory, validFrom: Date(), receipts: false)
+        let settings = LoadSettings(
+            targets: urls, scenario: scenario, concurrency: concurrency, duration: duration, appID: app, clientKey: key,
+            simulatorURL: simulator, users: users, premint: premint)
+        let comparison = try await LoadRunner(settings: settings, traffic: LoadTraffic(pki: signing)).run()
+        print("\(scenario.rawValue): concurrency \(concurrency), \(duration)s per phase, \(urls.count) instance(s)")
+        print(comparison.render(), terminator: "")
+    }
+}

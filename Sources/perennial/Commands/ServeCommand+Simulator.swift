@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import PerennialCore
+import PerennialSandbox
+import PerennialServer
+import PerennialSimulator
+import ServiceLifecycle
+
+/// `perennial serve --simulator`: a newcomer's whole system in one command — the server plus an
+/// in-process App Store simulator on its own port, wired by ``SandboxWiring`` exactly as a test
+/// wires them (over HTTP only), with a demo app whose keys are printed with a quick start.
+extension ServeCommand {
+    /// The demo app's id in the server's URLs.
+    static let demoAppID = "demo"
+    /// The demo app's client key: fixed and documented (README) so the quick start can be pasted.
+    static let demoPublicKey = "pk_demo"
+
+    /// Adds the demo app to `configuration` and returns the services that run the simulator: its
+    /// HTTP application and the task that moves its wall clock. They join the server's service
+    /// group, so SIGTERM stops them with the server.
+    func sandboxServices(configuration: inout ServerConfiguration, logger: Logger) throws -> [any Service] {
+        let catalogPath = "Examples/catalog.json"
+        let catalog: Catalog
+        do {
+            catalog = try CatalogLoader.load(json: try Data(contentsOf: URL(fileURLWithPath: catalogPath)))
+        } catch {
+            throw ValidationError("--simulator sells the products of \(catalogPath); run it from the repository root (\(error))")
+        }
+        guard let app = catalog.apps.first else { throw ValidationError("\(catalogPath) names no app") }
+        guard let serverURL = URL(string: "http://\(configuration.host):\(configuration.port)"),
+            let simulatorURL = URL(string: "http://127.0.0.1:\(simulatorPort)")
+        else {
+            throw ValidationError("--host \(configuration.host) does not make a URL")
+        }
+        let wiring = SandboxWiring(appID: Self.demoAppID, bundleID: app.bundleID, appAppleID: app.appAppleID, serverURL: serverURL)
+        let simulator = try AppStoreSimulator(
+            setup: SimulatorSetup(
+                catalog: catalog, bundleID: app.bundleID, time: .wall,
+                pki: simulatorPKI.map { .directory(URL(fileURLWithPath: $0), receipts: true) } ?? .generate(receipts: true),
+                wire: wiring.wire, targets: wiring.notificationTargets,
+                serverAPICredentials: wiring.serverAPICredentials))
+        configuration.apps.append(
+            try wiring.appConfiguration(
+                pki: simulator.pki, simulatorURL: simulatorURL, catalog: catalog, publicKeys: [SecretValue(Self.demoPublicKey)]))
+        let adminKey = configuration.adminKey.map(\.description) ?? "sk_demo_\(UUID().uuidString.lowercased())"
+        if configuration.adminKey == nil { configuration.adminKey = SecretValue(adminKey) }
+
+        let quickStart = Self.quickStart(
+            server: serverURL, simulator: simulatorURL, adminKey: adminKey, product: catalog.products.first(where: { $0.type == .autoRenewable })?.id)
+        var simulatorLogger = Logger(label: "perennial.simulator")
+        simulatorLogger.logLevel = .notice
+        let application = buildSimulatorApplication(
+            simulator: simulator, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: simulatorPort)),
+            logger: simulatorLogger,
+            onServerRunning: { _ in FileHandle.standardOutput.write(Data(quickStart.utf8)) })
+        return [application, SimulatorClockFollower(simulator: simulator, logger: simulatorLogger)]
+    }
+
+    /// What to type next: buy on the simulated device, hand the JWS to the server, read the user.
+    static func quickStart(server: URL, simulator: URL, adminKey: String, product: String?) -> String {
+        let product = product ?? "PRODUCT_ID"
+        return """
+            perennial server    \(server.absoluteString)  (app id \(demoAppID), client key \(demoPublicKey), admin key \(adminKey))
+            App Store simulator \(simulator.absoluteString)  (sandbox: a month lasts 5 minutes)
+
+            Quick start:
+              curl -s -X POST \(simulator.absoluteString)/simulator/v1/accounts -d '{"id":"alice","storefront":"USA"}'
+              JWS=$(curl -s -X POST \(simulator.absoluteString)/simulator/v1/purchases \\
+                -d '{"account":"alice","productId":"\(product)"}' | sed -E 's/.*"signedTransaction":"([^"]+)".*/\\1/')
+              curl -s -X POST \(server.absoluteString)/v1/subscribers/alice/transactions -H 'Authorization: Bearer \(demoPublicKey)' \\
+                -H 'Content-Type: application/json' -d "{\\"signedTransaction\\":\\"$JWS\\"}"
+              curl -s \(server.absoluteString)/v1/subscribers/alice -H 'Authorization: Bearer \(demoPublicKey)'
+
+            """
+    }
+}
+
+/// Moves a wall-clock simulator along every second, so renewals and notification retries happen
+/// in (sandbox-rate) real time while the server runs; stops with the service group.
+struct SimulatorClockFollower: Service {
+    let simulator: AppStoreSimulator
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(1))
+                do {
+                    _ = try await simulator.synchronize()
+                } catch {
+                    logger.error("cannot follow the clock: \(error)")
+                }
+            }
+        }
+    }
+}

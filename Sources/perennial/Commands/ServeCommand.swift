@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import PerennialPostgres
+import PerennialSQLite
+import PerennialServer
+import PerennialStorage
+import Prometheus
+import ServiceLifecycle
+
+/// `perennial serve [--config FILE] [--database URL] [--host H] [--port N]`: the server.
+///
+/// The command only picks and wires things: the storage back end from the database URL, the
+/// process-wide logging and metrics backends (bootstrapped once, here), then runs the application
+/// and the database pool in one service group that shuts down gracefully on SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Perennial server (client API, Apple notifications, admin, health, metrics).",
+        discussion: """
+            With no configuration file the server starts on the embedded SQLite database \
+            (./perennial.sqlite) with no app configured, answering health and metrics. Environment \
+            variables PERENNIAL_DATABASE_URL, PERENNIAL_HOST, PERENNIAL_PORT and PERENNIAL_ADMIN_KEY \
+            override the file; flags override both. See docs/configuration.md.
+            """
+    )
+
+    @Option(help: "JSON configuration file (see docs/configuration.md).")
+    var config: String?
+
+    @Option(help: "sqlite:PATH (default sqlite:./perennial.sqlite) or postgres://user:password@host:port/database.")
+    var database: String?
+
+    @Option(help: "Address to listen on (default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on (default 8080).")
+    var port: Int?
+
+    // `--simulator` (ServeCommand+Simulator.swift).
+    @Flag(help: "Also run the App Store simulator and serve a demo app wired to it (app id demo, client key pk_demo).")
+    var simulator = false
+
+    @Option(name: .customLong("simulator-port"), help: "The simulator's port with --simulator (default 8090).")
+    var simulatorPort: Int = 8090
+
+    @Option(
+        name: .customLong("simulator-pki"),
+        help: "With --simulator, keep the simulator's signing chain in this directory (created on first use), so `perennial load --pki` can sign traffic the server trusts.")
+    var simulatorPKI: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = try ConfigurationLoader.load(file: config.map { URL(fileURLWithPath: $0) }, environment: environment)
+        if let database { configuration.databaseURL = database }
+        if let host { configuration.host = host }
+        if let port { configuration.port = port }
+        guard let level = Logger.Level(rawValue: configuration.logLevel) else {
+            throw ValidationError("logLevel \(configuration.logLevel) is not one of trace, debug, info, notice, warning, error, critical")
+        }
+
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let logger = Logger(label: "perennial")
+
+        let storage: any SubscriberStorage
+        var services: [any Service] = []
+        switch try DatabaseURL(configuration.databaseURL) {
+        case .sqlite(let path):
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            storage = try SQLiteStorage(path: path)
+            logger.info("using SQLite", metadata: ["path": "\(path)"])
+        case .postgres(let url):
+            let postgres = PostgresStorage(configuration: try PostgresStorage.configuration(url: url), logger: Logger(label: "perennial.postgres"))
+            services.append(postgres.client)
+            storage = postgres
+            logger.info("using PostgreSQL")
+        }
+
+        if simulator { services += try sandboxServices(configuration: &configuration, logger: logger) }
+
+        let application = try buildApplication(
+            configuration: configuration, storage: storage, environment: environment, metrics: ServerMetrics(registry: registry),
+            logger: logger, services: services, webhookDelivery: configuration.webhookDelivery.settings)
+        logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
+        try await application.runService()
+    }
+}

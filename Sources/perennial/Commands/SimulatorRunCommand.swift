@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import PerennialSimulator
+
+/// `perennial simulator run FILE [--notify-v2 URL] [--notify-v1 URL] [--seed N] [--catalog FILE]`:
+/// runs a scenario file (docs/scenarios.md) on a virtual clock, delivering its notifications to
+/// the given URLs, and prints the timeline.
+struct SimulatorRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a scenario file on a virtual clock and print the timeline.",
+        discussion: """
+            Exits 0 when every step ran and every expect step held; otherwise prints the timeline so \
+            far and the failing step on standard error and exits 1.
+            """
+    )
+
+    @Argument(help: "The scenario file (JSON).")
+    var file: String
+
+    @Option(name: .customLong("notify-v2"), help: "URL that receives App Store Server Notifications V2.")
+    var notifyV2: String?
+
+    @Option(name: .customLong("notify-v1"), help: "URL that receives App Store Server Notifications V1.")
+    var notifyV1: String?
+
+    @Option(help: "Seed replacing the scenario's (notification UUIDs, random billing failures, delivery faults).")
+    var seed: UInt64?
+
+    @Option(help: "Catalog file for scenarios that name none.")
+    var catalog: String?
+
+    func run() async throws {
+        let url = URL(fileURLWithPath: file)
+        let scenario = try Scenario.decode(json: Data(contentsOf: url))
+        let store = scenario.store
+        let catalog = try store.catalog(
+            relativeTo: url.deletingLastPathComponent(), builtIn: try self.catalog.map { try Data(contentsOf: URL(fileURLWithPath: $0)) })
+        let setup = SimulatorSetup(
+            catalog: catalog, prices: store.prices, environment: store.environment, seed: seed ?? store.seed,
+            timeScale: store.timeScale, renewalLimit: store.renewalLimit, billingGracePeriodDays: store.gracePeriodDays,
+            billingRetryDays: store.billingRetryDays, time: .virtual(start: store.start), pki: .generate(receipts: false),
+            wire: store.wireConfiguration, targets: DeliveryTargets(v2: try Self.url(notifyV2), v1: try Self.url(notifyV1)))
+        let simulator = try AppStoreSimulator(setup: setup)
+        do {
+            let timeline = try await ScenarioRunner(scenario: scenario).run(on: simulator)
+            print(ScenarioTimelineRenderer.render(timeline), terminator: "")
+        } catch {
+            print(ScenarioTimelineRenderer.render(error.timeline), terminator: "")
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    private static func url(_ text: String?) throws -> URL? {
+        guard let text else { return nil }
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+            throw ValidationError("\(text) is not an http(s) URL")
+        }
+        return url
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `perennial serve --simulator` as the README's quick start uses it: a purchase made on the
+/// simulated device and posted to the server with the demo key unlocks the entitlement.
+@Suite struct ServeSimulatorCommandTests {
+    /// The repository root, where `Examples/catalog.json` is found.
+    private static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func aPurchaseOnTheSimulatorPostedWithTheDemoKeyIsActive() async throws {
+        let directory = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try ServeCommandTests.freePort()
+        let simulatorPort = try ServeCommandTests.freePort()
+        let process = Process()
+        process.executableURL = try CLIProcess.executable()
+        process.arguments = [
+            "serve", "--simulator", "--port", String(port), "--simulator-port", String(simulatorPort),
+            "--database", "sqlite:\(directory.appendingPathComponent("perennial.sqlite").path)",
+        ]
+        process.currentDirectoryURL = Self.repositoryRoot
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let server = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let simulator = try #require(URL(string: "http://127.0.0.1:\(simulatorPort)"))
+        var ready = false
+        for _ in 0..<300 where !ready {
+            let serverUp = (try? await ServeCommandTests.get(server.appendingPathComponent("health/ready")))?.0 == 200
+            let simulatorUp = (try? await ServeCommandTests.get(simulator.appendingPathComponent("simulator/v1/clock")))?.0 == 200
+            ready = serverUp && simulatorUp
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try #require(ready)
+
+        _ = try await Self.send("POST", simulator.appendingPathComponent("simulator/v1/accounts"), #"{"id":"alice","storefront":"USA"}"#)
+        let bought = try await Self.send(
+            "POST", simulator.appendingPathComponent("simulator/v1/purchases"),
+            #"{"account":"alice","productId":"com.example.perennial.premium.monthly"}"#)
+        let jws = try #require(bought.json["signedTransaction"] as? String)
+        let posted = try await Self.send(
+            "POST", server.appendingPathComponent("v1/subscribers/alice/transactions"), #"{"signedTransaction":"\#(jws)"}"#, bearer: "pk_demo")
+        #expect(posted.status == 200)
+        let entitlements = (posted.json["subscriber"] as? [String: Any])?["entitlements"] as? [String: Any]
+        #expect((entitlements?["premium"] as? [String: Any])?["isActive"] as? Bool == true)
+        let refused = try await Self.send("GET", server.appendingPathComponent("v1/subscribers/alice"), nil, bearer: "pk_wrong")
+        #expect(refused.status == 401)
+
+        kill(process.processIdentifier, SIGTERM)
+        #expect(await process.exited())
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed.contains("pk_demo"))
+        #expect(printed.contains("http://127.0.0.1:\(simulatorPort)/simulator/v1/purchases"))
+    }
+
+    private static func send(
+        _ method: String, _ url: URL, _ body: String?, bearer: String? = nil
+    ) async throws -> (status: Int, json: [String: Any]) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = body.map { Data($0.utf8) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, json)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import PerennialServer
+
+/// A webhook endpoint for servers running as separate processes: it records every delivery as it
+/// arrives (before answering, so a delivery whose sender dies mid-request still counts as seen)
+/// and answers 204 after `delay`, which keeps deliveries in flight long enough to kill a sender
+/// in the middle of one.
+actor WebhookRecorder {
+    /// One request as the receiver saw it.
+    struct Delivery: Sendable {
+        let eventID: String
+        let appUserID: String
+        let transactionID: String?
+        let signatureIsValid: Bool
+    }
+
+    /// The parts of the body the tests check (docs/webhooks.md).
+    private struct Body: Decodable {
+        struct Event: Decodable {
+            let transactionID: String?
+        }
+
+        let id: String
+        let appUserId: String
+        let event: Event
+    }
+
+    let secret: String
+    let delay: Duration
+    private(set) var deliveries: [Delivery] = []
+    /// Event ids whose request arrived and has not been answered yet.
+    private(set) var inFlight: Set<String> = []
+    /// Bodies that were not a webhook payload.
+    private(set) var unreadable = 0
+
+    init(secret: String, delay: Duration) {
+        self.secret = secret
+        self.delay = delay
+    }
+
+    /// The application serving `POST /hooks`.
+    nonisolated func application() -> some ApplicationProtocol {
+        let router = Router()
+        router.post("/hooks") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let bytes = Data(body.readableBytesView)
+            let signature = request.headers.first { $0.name.canonicalName == WebhookSignature.headerName.lowercased() }?.value
+            guard let eventID = await self.arrived(bytes, signature: signature) else { return Response(status: .badRequest) }
+            try await Task.sleep(for: self.delay)
+            await self.answered(eventID)
+            return Response(status: .noContent)
+        }
+        return Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    private func arrived(_ bytes: Data, signature: String?) -> String? {
+        guard let body = try? JSONDecoder().decode(Body.self, from: bytes) else {
+            unreadable += 1
+            return nil
+        }
+        var valid = false
+        if let signature, let parsed = try? WebhookSignature(header: signature) {
+            valid = (try? parsed.verify(body: bytes, secret: secret, now: Date())) != nil
+        }
+        deliveries.append(
+            Delivery(eventID: body.id, appUserID: body.appUserId, transactionID: body.event.transactionID, signatureIsValid: valid))
+        inFlight.insert(body.id)
+        return body.id
+    }
+
+    private func answered(_ eventID: String) {
+        inFlight.remove(eventID)
+    }
+}

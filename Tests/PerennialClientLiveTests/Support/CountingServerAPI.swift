@@ -1,0 +1,43 @@
+import Foundation
+import PerennialClient
+
+/// A `ServerAPI` that forwards every call to the real server client and reports transaction posts
+/// to an ``UploadCounter``, so "posted once" and "at most N in flight" are observed on the wire.
+struct CountingServerAPI: ServerAPI {
+    let base: any ServerAPI
+    let counter: UploadCounter
+
+    func postTransaction(_ signedTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        // The transaction id is read from the JWS payload the way the SDK reads it.
+        let id = (try? StoreTransaction(signedTransaction: signedTransaction))?.transactionID ?? "unreadable"
+        await counter.began(transactionID: id)
+        do {
+            let response = try await base.postTransaction(signedTransaction, appUserID: appUserID)
+            await counter.ended()
+            return response
+        } catch {
+            await counter.ended()
+            throw error
+        }
+    }
+
+    func postReceipt(_ receipt: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        try await base.postReceipt(receipt, appUserID: appUserID)
+    }
+
+    func subscriber(appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        try await base.subscriber(appUserID: appUserID)
+    }
+
+    func appAccountToken(appUserID: String) async throws(ServerError) -> UUID {
+        try await base.appAccountToken(appUserID: appUserID)
+    }
+
+    func eligibility(productIDs: [String], appUserID: String) async throws(ServerError) -> [String: IntroEligibility] {
+        try await base.eligibility(productIDs: productIDs, appUserID: appUserID)
+    }
+
+    func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer {
+        try await base.signOffer(productID: productID, offerID: offerID, appUserID: appUserID)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+@testable import PerennialClient
+
+/// A Perennial server in memory: switchable down, counting every post and the uploads in flight.
+actor FakeServer: ServerAPI {
+    struct Post: Equatable {
+        let transactionID: String
+        let appUserID: String
+    }
+
+    /// The server's own clock, independent of the device's.
+    var serverTime = Date(timeIntervalSince1970: 1_900_000_000)
+    private(set) var isUp = true
+    private(set) var posts: [Post] = []
+    private(set) var receipts: [String] = []
+    private(set) var inFlight = 0
+    private(set) var maxInFlight = 0
+    private var uploadDelay: Duration?
+    private var owned: [String: [String: ServerEntitlement]] = [:]
+
+    func setUp(_ up: Bool) { isUp = up }
+    func setUploadDelay(_ delay: Duration?) { uploadDelay = delay }
+    func postCount(of transactionID: String) -> Int { posts.count { $0.transactionID == transactionID } }
+
+    func postTransaction(_ signedTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        inFlight += 1
+        maxInFlight = max(maxInFlight, inFlight)
+        defer { inFlight -= 1 }
+        if let uploadDelay { try? await Task.sleep(for: uploadDelay) }
+        guard isUp else { throw .unreachable("connection refused") }
+        let transaction = try! StoreTransaction(signedTransaction: signedTransaction)
+        posts.append(Post(transactionID: transaction.transactionID, appUserID: appUserID))
+        let product = transaction.productID ?? "unknown"
+        owned[appUserID, default: [:]][product == "pro.monthly" ? "pro" : product] = ServerEntitlement(
+            isActive: transaction.revocationDate == nil, productID: product,
+            expiresDate: serverTime.addingTimeInterval(30 * 86_400),
+            originalTransactionID: transaction.originalTransactionID ?? transaction.transactionID,
+            transactionID: transaction.transactionID)
+        return respond(appUserID)
+    }
+
+    func postReceipt(_ receipt: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        guard isUp else { throw .unreachable("connection refused") }
+        receipts.append(receipt)
+        return respond(appUserID)
+    }
+
+    func subscriber(appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        guard isUp else { throw .unreachable("connection refused") }
+        return respond(appUserID)
+    }
+
+    func appAccountToken(appUserID: String) async throws(ServerError) -> UUID {
+        guard isUp else { throw .unreachable("connection refused") }
+        return UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
+    }
+
+    func eligibility(productIDs: [String], appUserID: String) async throws(ServerError) -> [String: IntroEligibility] {
+        guard isUp else { throw .unreachable("connection refused") }
+        return Dictionary(uniqueKeysWithValues: productIDs.map { ($0, owned[appUserID]?[$0] == nil ? .eligible : .ineligible) })
+    }
+
+    func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer {
+        guard isUp else { throw .unreachable("connection refused") }
+        return SignedOffer(keyIdentifier: "KEY", nonce: "6f9619ff-8b86-d011-b42d-00c04fc964ff", timestamp: 1, signature: "c2ln")
+    }
+
+    /// Every answer carries a later server time, so out-of-order answers are recognisable.
+    private func respond(_ appUserID: String) -> SubscriberResponse {
+        serverTime += 0.001
+        return SubscriberResponse(
+            serverTime: serverTime, subscriber: ServerSubscriber(appUserID: appUserID, entitlements: owned[appUserID] ?? [:]))
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+@testable import PerennialClient
+
+/// A store in memory: payments succeed, go pending or are cancelled on demand; transactions stay
+/// unfinished until finished, and the test can push updates (renewals, approvals).
+actor FakeStore: StoreBackend {
+    enum Mode { case pay, askToBuy, cancel }
+
+    private(set) var mode: Mode = .pay
+    private(set) var purchaseCalls = 0
+    private(set) var unfinished: [StoreTransaction] = []
+    private(set) var finishCalls: [String: Int] = [:]
+    private(set) var entitlements: [StoreTransaction] = []
+    private var gate: Gate?
+    private var nextID = 1
+    private nonisolated let updates: AsyncStream<StoreTransaction>
+    private nonisolated let updatesContinuation: AsyncStream<StoreTransaction>.Continuation
+
+    init() {
+        (updates, updatesContinuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+    }
+
+    func setMode(_ mode: Mode) { self.mode = mode }
+    func holdPurchases(at gate: Gate) { self.gate = gate }
+    func finishCount(of transactionID: String) -> Int { finishCalls[transactionID] ?? 0 }
+
+    /// A transaction that happened while the app was closed (left unfinished).
+    @discardableResult
+    func addUnfinished(productID: String, id: String? = nil) -> StoreTransaction {
+        let transaction = makeTransaction(productID: productID, id: id)
+        unfinished.append(transaction)
+        return transaction
+    }
+
+    /// A transaction that happens while the app runs (a renewal, an Ask to Buy approval).
+    func emitUpdate(productID: String) {
+        updatesContinuation.yield(addUnfinished(productID: productID))
+    }
+
+    func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
+        ids.map { StoreProduct(id: $0) }
+    }
+
+    func purchase(productID: String, appAccountToken: UUID?, offer: StoreOffer?) async throws(StoreError) -> StorePurchaseResult {
+        purchaseCalls += 1
+        await gate?.wait()
+        switch mode {
+        case .cancel: return .userCancelled
+        case .askToBuy: return .pending
+        case .pay: return .purchased(addUnfinished(productID: productID))
+        }
+    }
+
+    func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] { unfinished }
+
+    nonisolated func transactionUpdates() -> AsyncStream<StoreTransaction> { updates }
+
+    func finish(transactionID: String) async throws(StoreError) {
+        finishCalls[transactionID, default: 0] += 1
+        unfinished.removeAll { $0.transactionID == transactionID }
+    }
+
+    func currentEntitlements() async throws(StoreError) -> [StoreTransaction] { entitlements }
+
+    func appReceipt() async throws(StoreError) -> String? { nil }
+
+    private func makeTransaction(productID: String, id: String?) -> StoreTransaction {
+        let id = id ?? "T\(nextID)"
+        nextID += 1
+        let transaction = try! StoreTransaction(signedTransaction: FakeJWS.make(transactionID: id, productID: productID))
+        entitlements.append(transaction)
+        return transaction
+    }
+}

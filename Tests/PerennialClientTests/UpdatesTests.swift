@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import PerennialClient
+
+@Suite struct UpdatesTests {
+    @Test func askToBuyIsPendingThenTheApprovalArrivesThroughUpdates() async throws {
+        let app = SDKFixture()
+        let sdk = app.launch()
+        await sdk.start()
+        await app.store.setMode(.askToBuy)
+        #expect(await sdk.purchase(StoreProduct(id: "pro.monthly")) == .pending)
+        var updates = sdk.subscriberUpdates.makeAsyncIterator()
+        #expect(await updates.next()?.activeEntitlements == [])  // the latest known state, replayed
+
+        await app.store.emitUpdate(productID: "pro.monthly")  // the parent approves
+        let approved = await updates.next()
+        #expect(approved?.activeEntitlements == ["pro"])
+        #expect(await app.server.posts.count == 1)
+        #expect(await eventually { await app.store.unfinished.isEmpty })
+        await sdk.stop()
+    }
+
+    @Test func aRenewalMadeWhileTheAppWasClosedIsPickedUpAtStart() async throws {
+        let app = SDKFixture()
+        let renewal = await app.store.addUnfinished(productID: "pro.monthly")
+        let sdk = app.launch()
+        var updates = sdk.subscriberUpdates.makeAsyncIterator()
+        await sdk.start()
+        #expect(await app.server.posts == [FakeServer.Post(transactionID: renewal.transactionID, appUserID: "alice")])
+        #expect(await app.store.finishCount(of: renewal.transactionID) == 1)
+        #expect(await updates.next()?.entitlements["pro"]?.transactionID == renewal.transactionID)
+        await sdk.stop()
+    }
+
+    @Test func restoreResendsCurrentEntitlementsForTheCurrentUser() async throws {
+        let app = SDKFixture()
+        _ = await app.launch().purchase(StoreProduct(id: "pro.monthly"))
+        app.appUserID = "bob"
+        let sdk = app.launch()
+        let restored = try await sdk.restorePurchases()
+        #expect(restored.appUserID == "bob")
+        #expect(restored.activeEntitlements == ["pro"])
+        #expect(await app.server.posts.last == FakeServer.Post(transactionID: "T1", appUserID: "bob"))
+        #expect(await app.store.finishCount(of: "T1") == 1)
+    }
+}

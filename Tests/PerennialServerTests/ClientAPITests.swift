@@ -1,0 +1,87 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PerennialAppStore
+import PerennialCore
+import PerennialServer
+import PerennialSimulator
+import PerennialStorage
+import Testing
+
+@Suite struct ClientAPITests {
+    @Test func eligibilityFollowsTheSubscribersHistoryInTheGroup() async throws {
+        var world = try StoreWorld()
+        let trial = Offer(type: .introductory, paymentMode: .freeTrial, period: "P1W")
+        let signed = try world.signed(try world.buy("basic.monthly", offer: trial).transaction)
+        let server = try await ServerHarness()
+        server.clock.now = world.state.now
+        try await server.test { client in
+            let body = try JSONEncoder().encode(EligibilityRequest(productIds: ["pro.monthly", "lifetime", "nope"]))
+            let before = try await client.send(.post, "/v1/subscribers/alice/eligibility", body: body).decode(EligibilityResponse.self)
+            #expect(before.eligibility == ["pro.monthly": "eligible", "lifetime": "unknown", "nope": "unknown"])
+            #expect(try await client.postTransaction(signed, user: "alice").status == .ok)
+            let after = try await client.send(.post, "/v1/subscribers/alice/eligibility", body: body).decode(EligibilityResponse.self)
+            #expect(after.eligibility["pro.monthly"] == "ineligible")
+            let other = try await client.send(.post, "/v1/subscribers/bob/eligibility", body: body).decode(EligibilityResponse.self)
+            #expect(other.eligibility["pro.monthly"] == "eligible")
+        }
+    }
+
+    @Test func promotionalOffersAreSignedForTheUsersAppAccountToken() async throws {
+        let key = P256.Signing.PrivateKey()
+        let server = try await ServerHarness(offerKey: key)
+        server.clock.now = StoreWorld.start
+        try await server.test { client in
+            let body = try JSONEncoder().encode(OfferSignatureRequest(productId: "pro.monthly", offerId: "winback50"))
+            let response = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body)
+            #expect(response.status == .ok)
+            let signature = try response.decode(OfferSignatureResponse.self)
+            #expect(signature.keyIdentifier == "OFFERKEY1")
+            #expect(signature.timestamp == Int64(StoreWorld.start.timeIntervalSince1970 * 1_000))
+            #expect(signature.nonce == signature.nonce.lowercased())
+            let token = try await client.send(.get, "/v1/subscribers/alice/app-account-token").decode(AppAccountTokenResponse.self)
+            let message = try PromotionalOfferSignatureCreator(key: AppStoreConnectKey(privateKey: key, keyID: "OFFERKEY1"), bundleID: StoreWorld.bundleID)
+                .message(
+                    productIdentifier: "pro.monthly", offerIdentifier: "winback50", applicationUsername: token.appAccountToken,
+                    nonce: try #require(UUID(uuidString: signature.nonce)), timestamp: signature.timestamp)
+            let der = try #require(Data(base64Encoded: signature.signature))
+            #expect(key.publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: der), for: Data(message.utf8)))
+
+            let unknown = try await client.send(
+                .post, "/v1/subscribers/alice/offers/sign", body: try JSONEncoder().encode(OfferSignatureRequest(productId: "lifetime", offerId: "x")))
+            #expect(unknown.status == .unprocessableContent && unknown.errorCode == "unknownProduct")
+        }
+    }
+
+    @Test func offerSigningWithoutAKeyIsNotConfigured() async throws {
+        let server = try await ServerHarness()
+        try await server.test { client in
+            let body = try JSONEncoder().encode(OfferSignatureRequest(productId: "pro.monthly", offerId: "o"))
+            let response = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body)
+            #expect(response.status == .notImplemented && response.errorCode == "notConfigured")
+        }
+    }
+
+    @Test func percentEncodedUserIDsAreDecoded() async throws {
+        var world = try StoreWorld()
+        let signed = try world.signed(try world.buy("pro.monthly").transaction)
+        let server = try await ServerHarness()
+        server.clock.now = world.state.now
+        try await server.test { client in
+            let response = try await client.postTransaction(signed, user: "team%2Fuser%40example.com")
+            #expect(response.status == .ok)
+            #expect(try response.decode(SubscriberResponse.self).subscriber.appUserId == "team/user@example.com")
+        }
+        #expect(try await server.storage.timeline(of: "team/user@example.com").count == 2)
+    }
+
+    @Test func anUnknownUserHasAnEmptySubscriber() async throws {
+        let server = try await ServerHarness()
+        try await server.test { client in
+            let answer = try await client.subscriber("nobody").decode(SubscriberResponse.self)
+            #expect(answer.subscriber.entitlements.isEmpty && answer.subscriber.subscriptions.isEmpty && answer.subscriber.purchases.isEmpty)
+        }
+        #expect(try await server.storage.evidenceCount() == 0)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import PerennialAppStore
+import PerennialCore
+import PerennialServer
+import PerennialSimulator
+import PerennialStorage
+import Testing
+
+@Suite struct ConfigurationTests {
+    private func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func noFileGivesTheDefaultsAndEnvironmentOverridesThem() throws {
+        let defaults = try ConfigurationLoader.load(file: nil, environment: [:])
+        #expect(defaults.databaseURL == "sqlite:./perennial.sqlite" && defaults.host == "127.0.0.1" && defaults.port == 8080)
+        #expect(defaults.apps.isEmpty && defaults.adminKey == nil)
+        let overridden = try ConfigurationLoader.load(
+            file: nil,
+            environment: [
+                "PERENNIAL_DATABASE_URL": "postgres://p@db/perennial", "PERENNIAL_HOST": "0.0.0.0", "PERENNIAL_PORT": "9000",
+                "PERENNIAL_ADMIN_KEY": "sk",
+            ])
+        #expect(overridden.databaseURL == "postgres://p@db/perennial" && overridden.host == "0.0.0.0" && overridden.port == 9000)
+        #expect(try overridden.adminKey?.resolve(field: "adminKey", environment: ["PERENNIAL_ADMIN_KEY": "sk"]) == "sk")
+        #expect(throws: ConfigurationError.invalidValue(field: "PERENNIAL_PORT", value: "eighty", reason: "not a number")) {
+            try ConfigurationLoader.load(file: nil, environment: ["PERENNIAL_PORT": "eighty"])
+        }
+    }
+
+    @Test func aFileResolvesRelativePathsAndEnvironmentSecrets() throws {
+        let directory = try directory()
+        let pki = try StoreWorld.sharedPKI.get()
+        try pki.jws.rootDER.write(to: directory.appendingPathComponent("root.der"))
+        try JSONEncoder().encode(CatalogFileFixture.file).write(to: directory.appendingPathComponent("catalog.json"))
+        let file = directory.appendingPathComponent("perennial.json")
+        try Data(
+            """
+            {"port": 8181, "database": "sqlite:data/p.sqlite", "adminKey": "env:ADMIN",
+             "apps": [{"id": "demo", "bundleId": "com.example.app", "catalog": "catalog.json", "environments": ["Sandbox"],
+                       "publicKeys": ["env:DEMO_KEY"], "transferPolicy": "keepWithOriginalOwner", "trustedRoots": ["root.der"],
+                       "receipts": {"sharedSecret": "env:DEMO_SECRET", "sandboxURL": "http://127.0.0.1:8090/sandbox/verifyReceipt"},
+                       "webhooks": [{"url": "https://backend.example.com/hooks", "secret": "env:HOOK_SECRET"}]}]}
+            """.utf8
+        ).write(to: file)
+        let configuration = try ConfigurationLoader.load(file: file, environment: ["PERENNIAL_PORT": "8282"])
+        #expect(configuration.port == 8282 && configuration.databaseURL == "sqlite:data/p.sqlite")
+        let app = try #require(configuration.apps.first)
+        #expect(app.transferPolicy == .keepWithOriginalOwner && app.environments == [.sandbox])
+        let environment = ["ADMIN": "sk", "DEMO_KEY": "pk", "DEMO_SECRET": "shh", "HOOK_SECRET": "hook"]
+        let context = try AppContext(configuration: app, environment: environment, transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
+        #expect(context.sharedSecret == "shh" && context.verifyReceipt?.sandboxURL.absoluteString == "http://127.0.0.1:8090/sandbox/verifyReceipt")
+        #expect(context.verifier(for: .sandbox) != nil && context.verifier(for: .production) == nil)
+        #expect(context.catalog.product(id: "pro.monthly") != nil)
+        #expect(context.webhooks.map(\.url.absoluteString) == ["https://backend.example.com/hooks"] && context.webhooks.first?.secret == Array("hook".utf8))
+        #expect(throws: ConfigurationError.missingEnvironmentVariable(name: "DEMO_KEY", usedBy: "apps.demo.publicKeys[0]")) {
+            try AppContext(configuration: app, environment: ["DEMO_SECRET": "shh", "HOOK_SECRET": "hook"], transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"apps": [{"id": "x"}]}"#, "apps[0].bundleId"),
+        (#"{"port": "eighty"}"#, "port"),
+        (#"{"apps": [{"id": "x", "bundleId": "b", "catalog": "c", "transferPolicy": "share"}]}"#, "apps[0].transferPolicy"),
+    ])
+    func malformedFilesNameTheKey(_ json: String, _ path: String) throws {
+        #expect {
+            try ConfigurationLoader.decode(Data(json.utf8))
+        } throws: { error in
+            guard case .malformed(let reported, _) = error as? ConfigurationError else { return false }
+            return reported == path
+        }
+    }
+
+    @Test func anAppWhoseCatalogLacksItsBundleIsRefused() throws {
+        let app = AppConfiguration(
+            id: "demo", bundleID: "com.example.missing", catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["pk"],
+            trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])])
+        #expect(throws: ConfigurationError.catalog(app: "demo", reason: "declares no app with bundle id com.example.missing")) {
+            try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
+        }
+    }
+
+    @Test func twoAppsSharingAPublicKeyAreRefused() throws {
+        let root = try StoreWorld.sharedPKI.get().jws.root
+        func app(_ id: String) throws -> AppContext {
+            try AppContext(
+                configuration: AppConfiguration(
+                    id: id, bundleID: StoreWorld.bundleID, catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["same"],
+                    trustedRoots: [.certificates([root])]),
+                environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
+        }
+        #expect(throws: ConfigurationError.self) { try AppRegistry([try app("a"), try app("b")]) }
+    }
+
+    @Test func theExampleConfigurationDecodes() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let configuration = try ConfigurationLoader.load(file: root.appendingPathComponent("Examples/perennial.json"), environment: [:])
+        let app = try #require(configuration.apps.first)
+        #expect(app.bundleID == "com.example.perennial")
+        guard case .file(let catalog) = app.catalog else { Issue.record("the example names a catalog file"); return }
+        #expect(try CatalogSource.file(catalog).load(app: app.id).product(id: "com.example.perennial.premium.monthly") != nil)
+    }
+}
+
+/// A catalog file in the documented format for the configuration tests.
+enum CatalogFileFixture {
+    struct File: Encodable {
+        struct App: Encodable { var bundleId: String }
+        struct Group: Encodable {
+            struct Product: Encodable {
+                var id: String
+                var level: Int
+                var duration: String
+            }
+            var id: String
+            var products: [Product]
+        }
+        var apps: [App]
+        var subscriptionGroups: [Group]
+    }
+
+    static let file = File(
+        apps: [File.App(bundleId: StoreWorld.bundleID)],
+        subscriptionGroups: [File.Group(id: "premium", products: [File.Group.Product(id: "pro.monthly", level: 1, duration: "P1M")])])
+}

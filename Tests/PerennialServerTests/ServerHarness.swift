@@ -1,0 +1,93 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import PerennialAppStore
+import PerennialCore
+import PerennialServer
+import PerennialSimulator
+import PerennialSQLite
+import PerennialStorage
+
+/// One Perennial server under test, built with ``buildApplication`` exactly as `perennial serve`
+/// builds it, on a fresh SQLite file (or a given storage), trusting the simulator's roots.
+struct ServerHarness {
+    static let publicKey = "pk_test_demo"
+    static let adminKey = "sk_test_admin"
+    static let appID = "demo"
+
+    /// How the app's posted receipts are verified.
+    enum Receipts {
+        case none
+        case local
+        case verifyReceipt(SimulatedVerifyReceipt)
+    }
+
+    let storage: any SubscriberStorage
+    let clock: TestClock
+    let metrics: ServerMetrics
+    let application: any ApplicationProtocol
+
+    init(
+        storage: (any SubscriberStorage)? = nil,
+        policy: TransferPolicy = .transfer,
+        receipts: Receipts = .local,
+        environments: [AppStoreEnvironment] = [.sandbox],
+        userTokens: UserTokenSettings? = nil,
+        offerKey: P256.Signing.PrivateKey? = nil,
+        apps: [AppConfiguration]? = nil
+    ) async throws {
+        let pki = try StoreWorld.sharedPKI.get()
+        let storage = try storage ?? Self.temporarySQLite()
+        try await storage.migrate()
+        // V1 notifications authenticate with the shared secret (read from the environment, as in
+        // production), whichever way receipts are verified.
+        var receiptSettings = ReceiptSettings(sharedSecret: "env:TEST_SHARED_SECRET", mode: .verifyReceipt)
+        var transport: (any AppStoreHTTPTransport)?
+        switch receipts {
+        case .none:
+            receiptSettings.mode = nil
+            receiptSettings.sharedSecret = nil
+        case .local:
+            guard let authority = pki.receipts else { throw NoReceiptAuthority() }
+            receiptSettings.mode = .local
+            receiptSettings.roots = [.certificates([authority.root])]
+        case .verifyReceipt(let simulated):
+            receiptSettings.productionURL = SimulatedVerifyReceipt.productionURL
+            receiptSettings.sandboxURL = SimulatedVerifyReceipt.sandboxURL
+            transport = simulated
+        }
+        let app = AppConfiguration(
+            id: Self.appID, bundleID: StoreWorld.bundleID, appAppleID: 1_234_567_890, catalog: .catalog(StoreWorld.catalog),
+            environments: environments, publicKeys: [SecretValue(Self.publicKey)], transferPolicy: policy,
+            trustedRoots: [.certificates([pki.jws.root])], receipts: receiptSettings.sharedSecret == nil ? nil : receiptSettings,
+            promotionalOffers: offerKey.map { SigningKeySettings(keyID: "OFFERKEY1", privateKey: SecretValue($0.pemRepresentation)) },
+            userTokens: userTokens)
+        let clock = TestClock(StoreWorld.start)
+        let metrics = ServerMetrics()
+        self.storage = storage
+        self.clock = clock
+        self.metrics = metrics
+        self.application = try buildApplication(
+            configuration: ServerConfiguration(port: 0, adminKey: SecretValue(Self.adminKey), apps: apps ?? [app]),
+            storage: storage, environment: ["TEST_SHARED_SECRET": StoreWorld.sharedSecret], transport: transport, metrics: metrics,
+            clock: clock.serverClock,
+            // Requests only: a reconciliation round racing a test's requests would ask Apple again
+            // (the jobs have their own tests, in Jobs/).
+            reconciliation: nil)
+    }
+
+    struct NoReceiptAuthority: Error {}
+
+    static func temporarySQLite() throws -> SQLiteStorage {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return try SQLiteStorage(path: directory.appendingPathComponent("perennial.sqlite").path)
+    }
+
+    /// Runs `body` against the application in-process.
+    func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await application.test(.router, body)
+    }
+}

@@ -1,0 +1,53 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PerennialAppStore
+import PerennialCore
+import PerennialSimulator
+import Testing
+
+/// The App Store Server API over a real port, called with the production client
+/// (`AppStoreServerAPIClient` minting ES256 tokens, `AsyncHTTPClientTransport`).
+@Suite("Simulator App Store Server API over HTTP")
+struct HTTPServerAPITests {
+    static let key = P256.Signing.PrivateKey()
+    static let credentials = ServerAPICredentials(
+        issuerID: "issuer-1", bundleID: RuntimeFixture.bundleID, keyID: "KEY1", publicKey: key.publicKey)
+
+    static func client(port: Int, key: P256.Signing.PrivateKey = key) -> AppStoreServerAPIClient {
+        AppStoreServerAPIClient(
+            configuration: AppStoreServerAPIConfiguration(
+                key: AppStoreConnectKey(privateKey: key, keyID: "KEY1"), issuerID: "issuer-1", bundleID: RuntimeFixture.bundleID,
+                environment: .sandbox, baseURL: URL(string: "http://localhost:\(port)")),
+            transport: AsyncHTTPClientTransport(timeout: .seconds(10)), retry: Retrier(policy: .singleAttempt), now: { Date() })
+    }
+
+    @Test func getTransactionInfoAnswersASignedTransactionThatVerifies() async throws {
+        let simulator = try await RuntimeFixture.simulator(serverAPICredentials: Self.credentials)
+        let token = UUID()
+        let purchase = try await simulator.purchase(
+            DevicePurchase(accountID: RuntimeFixture.alice, productID: "pro.monthly", appAccountToken: token)
+        ).completed()
+        try await buildSimulatorApplication(simulator: simulator).test(.live) { client in
+            let api = Self.client(port: try #require(client.port))
+            let answer = try await api.send(.transactionInfo(transactionID: purchase.transaction.transactionID), as: TransactionInfoResponse.self)
+            let payload = try await RuntimeFixture.verifier().verifyTransaction(try #require(answer.signedTransactionInfo))
+            #expect(payload.transactionId == purchase.transaction.transactionID)
+            #expect(payload.appAccountToken == token)
+
+            let stranger = Self.client(port: try #require(client.port), key: P256.Signing.PrivateKey())
+            await #expect(throws: AppStoreServerAPIError.self) {
+                try await stranger.send(.transactionInfo(transactionID: purchase.transaction.transactionID), as: TransactionInfoResponse.self)
+            }
+        }
+    }
+
+    @Test func withoutCredentialsEveryTokenIsRefused() async throws {
+        let simulator = try await RuntimeFixture.simulator()
+        try await buildSimulatorApplication(simulator: simulator).test(.router) { client in
+            let answer = try await client.execute(uri: "/inApps/v1/transactions/1", method: .get) { $0.status.code }
+            #expect(answer == 401)
+        }
+    }
+}
