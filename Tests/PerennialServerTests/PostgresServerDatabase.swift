@@ -3,7 +3,7 @@ import PerennialPostgres
 import PostgresNIO
 
 /// A PostgreSQL storage in a fresh schema of the database `PERENNIAL_POSTGRES_URL` names, dropped
-/// afterwards: the job tests run against it when the variable is set.
+/// afterwards: the server and job tests run against it when the variable is set.
 enum PostgresServerDatabase {
     static var isAvailable: Bool { ProcessInfo.processInfo.environment["PERENNIAL_POSTGRES_URL"] != nil }
 
