@@ -42,8 +42,20 @@ public struct SQLiteStorage: SubscriberStorage {
     }
 
     /// Runs the pending ``SQLiteMigrations`` (GRDB records the applied versions in the file).
+    ///
+    /// A migration is a barrier write: it waits until no reader is checked out. An async read
+    /// returns its reader only once its task runs again on Swift's cooperative pool, so the wait
+    /// must not park a cooperative thread (two of them on a 2-core machine: two migrations parked
+    /// there deadlock the process). GRDB's `asyncMigrate` waits on a dispatch queue instead.
     public func migrate() async throws(StorageError) {
-        try await perform("migrate") { try SQLiteMigrations.migrator.migrate(writer) }
+        let writer = writer
+        try await perform("migrate") {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                SQLiteMigrations.migrator.asyncMigrate(writer) { result in
+                    continuation.resume(with: result.map { _ in () })
+                }
+            }
+        }
     }
 
     public func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {
