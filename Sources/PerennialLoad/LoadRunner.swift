@@ -4,9 +4,10 @@ import NIOCore
 import NIOHTTP1
 import PerennialSimulator
 
-/// Runs one load test: a warm-up that creates what the scenario reads, then two timed phases at
-/// the same concurrency — the trivial route (`/health/live`), then the scenario — so the scenario
-/// is judged against HTTP itself on the same machine, server and run.
+/// Runs one load test: a warm-up that creates what the scenario reads, then timed phases at the
+/// same concurrency that alternate the trivial route (`/health/live`) and the scenario for
+/// `rounds` rounds, so the scenario is judged against HTTP itself on the same machine, server and
+/// run, under the same stolen CPU.
 ///
 /// Each worker keeps one request in flight and records latencies in its own preallocated array;
 /// signing a request happens before its clock starts, so latency is the server's answer time.
@@ -50,8 +51,20 @@ public struct LoadRunner: Sendable {
         }
         let receipts = settings.scenario == .receipts ? try await buyReceipts(users, client: client) : []
         let minted = try premint()
-        let trivial = await phase(client: client) { worker, _ in request(.GET, worker, "health/live") }
-        let measured = await phase(client: client) { worker, index in
+        let trivial = PhaseSamples(workers: settings.concurrency)
+        let measured = PhaseSamples(workers: settings.concurrency)
+        for _ in 0..<settings.rounds {
+            await phase(client: client, into: trivial) { worker, _ in request(.GET, worker, "health/live") }
+            await phase(client: client, into: measured, make: scenarioRequest(minted: minted, users: users, receipts: receipts, run: run))
+        }
+        return LoadComparison(scenario: settings.scenario, trivial: trivial.summary(), measured: measured.summary())
+    }
+
+    /// The scenario's request for a (worker, request index): preminted when there is one.
+    private func scenarioRequest(
+        minted: [MintedBodies], users: [String], receipts: [String], run: String
+    ) -> @Sendable (_ worker: Int, _ index: Int) throws -> HTTPClientRequest {
+        { worker, index in
             let kind = settings.scenario.kind(ofRequest: index)
             if let body = minted[worker].body(kind, index: index) {
                 let path = kind == .notification ? "apple/notifications/v2/\(settings.appID)" : "v1/subscribers/load-\(run)-w\(worker)-\(index)/transactions"
@@ -72,7 +85,6 @@ public struct LoadRunner: Sendable {
                     body: try traffic.transactionBody(now: Date()), authorized: true)
             }
         }
-        return LoadComparison(scenario: settings.scenario, trivial: trivial, measured: measured)
     }
 
     /// Signs each worker's first notifications and transactions before the clock starts, so the
@@ -93,21 +105,23 @@ public struct LoadRunner: Sendable {
         }
     }
 
-    /// Runs `settings.concurrency` workers for `settings.duration` seconds, each sending the
-    /// requests `make` builds for its (worker, request index).
+    /// Runs `settings.concurrency` workers for one round's share of `settings.duration`, each
+    /// sending the requests `make` builds for its (worker, request index), and adds what they
+    /// measured to `samples` (whose request indices carry on from the previous round).
     private func phase(
-        client: HTTPClient, make: @escaping @Sendable (_ worker: Int, _ index: Int) throws -> HTTPClientRequest
-    ) async -> LatencySummary {
+        client: HTTPClient, into samples: PhaseSamples, make: @escaping @Sendable (_ worker: Int, _ index: Int) throws -> HTTPClientRequest
+    ) async {
         let clock = ContinuousClock()
         let start = clock.now
-        let deadline = start + .milliseconds(Int64(settings.duration * 1_000))
-        let workers = await withTaskGroup(of: (latencies: [UInt64], errors: Int).self) { group in
+        let deadline = start + .milliseconds(Int64(settings.duration * 1_000 / Double(settings.rounds)))
+        let first = samples.nextIndices
+        let workers = await withTaskGroup(of: (worker: Int, latencies: [UInt64], errors: Int, next: Int).self) { group in
             for worker in 0..<settings.concurrency {
                 group.addTask {
                     var latencies: [UInt64] = []
-                    latencies.reserveCapacity(1 << 16)
+                    latencies.reserveCapacity(1 << 14)
                     var errors = 0
-                    var index = 0
+                    var index = first[worker]
                     while clock.now < deadline {
                         defer { index += 1 }
                         guard let request = try? make(worker, index) else {
@@ -119,16 +133,17 @@ public struct LoadRunner: Sendable {
                         latencies.append(Self.nanoseconds(clock.now - sent))
                         if !succeeded { errors += 1 }
                     }
-                    return (latencies, errors)
+                    return (worker, latencies, errors, index)
                 }
             }
-            var all: [(latencies: [UInt64], errors: Int)] = []
+            var all: [(worker: Int, latencies: [UInt64], errors: Int, next: Int)] = []
             for await worker in group { all.append(worker) }
             return all
         }
-        return LatencySummary(
+        samples.add(
             latencies: workers.flatMap(\.latencies), errors: workers.reduce(0) { $0 + $1.errors },
-            seconds: Double(Self.nanoseconds(clock.now - start)) / 1e9)
+            seconds: Double(Self.nanoseconds(clock.now - start)) / 1e9,
+            nextIndices: workers.sorted { $0.worker < $1.worker }.map(\.next))
     }
 
     /// Posts one signed transaction per user, so reads find real subscribers.

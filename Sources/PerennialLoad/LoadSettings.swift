@@ -8,8 +8,12 @@ public struct LoadSettings: Sendable {
     public var scenario: LoadScenario
     /// Concurrent workers, each with one request in flight.
     public var concurrency: Int
-    /// Seconds of each timed phase (the trivial route, then the scenario).
+    /// Seconds each route is measured for in all (the trivial route, then the scenario).
     public var duration: Double
+    /// How many alternations of the trivial route and the scenario share `duration`: CPU stolen
+    /// by neighbours comes and goes within seconds, and alternating lets both routes meet the
+    /// same conditions.
+    public var rounds: Int
     /// The app id in the server's URLs.
     public var appID: String
     /// The app's client key, sent as the bearer token.
@@ -24,7 +28,7 @@ public struct LoadSettings: Sendable {
     /// Settings for the demo app of `perennial serve --simulator`.
     public init(
         targets: [URL], scenario: LoadScenario, concurrency: Int, duration: Double, appID: String = "demo", clientKey: String = "pk_demo",
-        simulatorURL: URL, users: Int = 100, premint: Int = 5_000
+        simulatorURL: URL, users: Int = 100, premint: Int = 5_000, rounds: Int = 5
     ) {
         self.targets = targets
         self.scenario = scenario
@@ -35,5 +39,6 @@ public struct LoadSettings: Sendable {
         self.simulatorURL = simulatorURL
         self.users = users
         self.premint = premint
+        self.rounds = max(1, rounds)
     }
 }

@@ -46,12 +46,10 @@ struct PostgresRows {
         var records = EvidenceRecords()
         for id in originalTransactionIDs {
             for json in try await all(PostgresStatements.TransactionsOf(originalTransactionID: id)) {
-                records.transactions.append(
-                    try StorageJSON.decode(Transaction.self, from: Data(json.utf8), table: "transactions", key: id))
+                records.transactions.append(try DecodedRecordCache.shared.transaction(fromJSON: json, key: id))
             }
             if let json = try await all(PostgresStatements.RenewalInfoOf(originalTransactionID: id)).first {
-                records.renewalInfos.append(
-                    try StorageJSON.decode(RenewalInfo.self, from: Data(json.utf8), table: "renewal_infos", key: id))
+                records.renewalInfos.append(try DecodedRecordCache.shared.renewalInfo(fromJSON: json, key: id))
             }
         }
         return RecordSet(records)

@@ -1,5 +1,5 @@
 public import Foundation
-import PerennialCore
+public import PerennialCore
 public import PerennialStorage
 public import PostgresNIO
 
@@ -57,6 +57,10 @@ public struct PostgresStorage: SubscriberStorage {
                 records: try await rows.records(ownedBy: user, appBundleID: appBundleID),
                 view: try await rows.view(of: user, appBundleID: appBundleID))
         }
+    }
+
+    public func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet {
+        try await withRows("read records of \(user)") { rows in try await rows.records(ownedBy: user, appBundleID: appBundleID) }
     }
 
     public func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID {

@@ -52,14 +52,12 @@ enum SQLiteRows {
             let transactions = try String.fetchAll(
                 db.cachedStatement(sql: "SELECT record FROM transactions WHERE original_transaction_id = ?"), arguments: [id])
             for json in transactions {
-                records.transactions.append(
-                    try StorageJSON.decode(Transaction.self, from: Data(json.utf8), table: "transactions", key: id))
+                records.transactions.append(try DecodedRecordCache.shared.transaction(fromJSON: json, key: id))
             }
             if let json = try String.fetchOne(
                 db.cachedStatement(sql: "SELECT record FROM renewal_infos WHERE original_transaction_id = ?"), arguments: [id])
             {
-                records.renewalInfos.append(
-                    try StorageJSON.decode(RenewalInfo.self, from: Data(json.utf8), table: "renewal_infos", key: id))
+                records.renewalInfos.append(try DecodedRecordCache.shared.renewalInfo(fromJSON: json, key: id))
             }
         }
         return RecordSet(records)

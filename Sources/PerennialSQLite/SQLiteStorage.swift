@@ -1,6 +1,6 @@
 public import Foundation
 import GRDB
-import PerennialCore
+public import PerennialCore
 public import PerennialStorage
 
 /// The embedded back end: one SQLite file in WAL mode, for a single `perennial serve` process.
@@ -64,6 +64,10 @@ public struct SQLiteStorage: SubscriberStorage {
                 records: try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db),
                 view: try SQLiteRows.view(of: user, appBundleID: appBundleID, db))
         }
+    }
+
+    public func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet {
+        try await read("read records of \(user)") { db in try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db) }
     }
 
     public func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID {

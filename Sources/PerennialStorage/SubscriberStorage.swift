@@ -1,4 +1,5 @@
 public import Foundation
+public import PerennialCore
 
 /// Where Perennial keeps evidence, records, bindings, views, the outbox and the audit trail.
 ///
@@ -16,6 +17,10 @@ public protocol SubscriberStorage: Sendable {
 
     /// A user's records and last view in one app.
     func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber
+
+    /// A user's records in one app, without the last view: what every answer is recomputed from,
+    /// so the hot read path skips decoding a view it would throw away.
+    func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet
 
     /// The token an app passes to StoreKit 2 purchases of `user`; created on first call, stable after.
     func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID

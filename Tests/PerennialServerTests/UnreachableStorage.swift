@@ -1,4 +1,5 @@
 import Foundation
+import PerennialCore
 import PerennialStorage
 
 /// A storage whose database is gone: every call fails, as a dropped PostgreSQL connection would.
@@ -8,6 +9,7 @@ struct UnreachableStorage: SubscriberStorage {
     func migrate() async throws(StorageError) {}
     func apply(_ evidence: IncomingEvidence, with applier: EvidenceApplier, now: Date) async throws(StorageError) -> ApplyResult { throw failure }
     func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber { throw failure }
+    func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet { throw failure }
     func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID { throw failure }
     func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID? { throw failure }
     func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] { throw failure }

@@ -74,6 +74,8 @@ public struct StorageContract: Sendable {
         #expect(stored.records == RecordSet(evidence.records))
         #expect(stored.view == result.views[alice])
         #expect(stored.records.transaction(id: "1000")?.price == Money(milliUnits: 4_990, currency: "USD"))
+        #expect(try await storage.records(ownedBy: alice, appBundleID: ContractFixture.bundleID) == stored.records)
+        #expect(try await storage.records(ownedBy: bob, appBundleID: ContractFixture.bundleID).ledgers.isEmpty)
         let outbox = try await storage.pendingOutbox(limit: 10)
         #expect(outbox.map(\.event) == result.events)
         let payload = try JSONDecoder().decode(SubscriberEvent.self, from: try #require(outbox.first).event.payload)

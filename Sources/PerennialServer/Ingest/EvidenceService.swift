@@ -37,8 +37,7 @@ struct EvidenceService: Sendable {
     /// computed at the time of the last apply and may have expired since).
     func view(of user: AppUserID, app: AppContext, now: Date) async throws(IngestError) -> SubscriberView {
         do throws(StorageError) {
-            let stored = try await storage.subscriber(user, appBundleID: app.bundleID)
-            return app.engine.view(of: stored.records, at: now)
+            return app.engine.view(of: try await storage.records(ownedBy: user, appBundleID: app.bundleID), at: now)
         } catch {
             throw .storage(error)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialCore
 import PerennialStorage
 
 /// The storage the routes use when webhooks are delivered: every call goes to `base`, and an
@@ -18,6 +19,10 @@ struct WebhookNudgingStorage: SubscriberStorage {
 
     func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {
         try await base.subscriber(user, appBundleID: appBundleID)
+    }
+
+    func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet {
+        try await base.records(ownedBy: user, appBundleID: appBundleID)
     }
 
     func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID { try await base.appAccountToken(for: user) }

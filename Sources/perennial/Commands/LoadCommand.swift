@@ -25,8 +25,11 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Concurrent requests in flight.")
     var concurrency = 8
 
-    @Option(help: "Seconds of each timed phase (the trivial route, then the scenario).")
+    @Option(help: "Seconds each route is measured for in all (the trivial route and the scenario).")
     var duration = 10.0
+
+    @Option(help: "Alternations of the trivial route and the scenario that share --duration, so both meet the same stolen CPU.")
+    var rounds = 5
 
     @Option(help: "The simulator PKI directory the server was started with (--simulator-pki).")
     var pki: String
@@ -55,7 +58,7 @@ struct LoadCommand: AsyncParsableCommand {
             return url
         }
         guard let simulator = URL(string: simulatorURL) else { throw ValidationError("--simulator \(simulatorURL) is not a URL") }
-        guard concurrency > 0, duration > 0 else { throw ValidationError("--concurrency and --duration must be positive") }
+        guard concurrency > 0, duration > 0, rounds > 0 else { throw ValidationError("--concurrency, --duration and --rounds must be positive") }
         let directory = URL(fileURLWithPath: pki)
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("jws-leaf-key.pem").path) else {
             throw ValidationError("--pki \(pki) holds no simulator PKI; start the server with --simulator-pki \(pki) first")
@@ -63,9 +66,9 @@ struct LoadCommand: AsyncParsableCommand {
         let signing = try SimulatorPKI.load(directory: directory, validFrom: Date(), receipts: false)
         let settings = LoadSettings(
             targets: urls, scenario: scenario, concurrency: concurrency, duration: duration, appID: app, clientKey: key,
-            simulatorURL: simulator, users: users, premint: premint)
+            simulatorURL: simulator, users: users, premint: premint, rounds: rounds)
         let comparison = try await LoadRunner(settings: settings, traffic: LoadTraffic(pki: signing)).run()
-        print("\(scenario.rawValue): concurrency \(concurrency), \(duration)s per phase, \(urls.count) instance(s)")
+        print("\(scenario.rawValue): concurrency \(concurrency), \(duration)s per route in \(rounds) alternating rounds, \(urls.count) instance(s)")
         print(comparison.render(), terminator: "")
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+public import PerennialCore
+
+/// Decodes stored transaction and renewal-info rows, reusing recent results by their JSON text.
+///
+/// Every read recomputes the subscriber from the stored records, and `JSONDecoder` spends tens of
+/// microseconds on one record, far more than the query that fetched it. A row's JSON text fully
+/// determines its value, so a record decoded once is reused whenever the same text comes back: no
+/// invalidation is needed, and a record that another process changed arrives as new text. Two
+/// generations bound the memory: when the current one is full it becomes the previous one (the
+/// older is dropped), and a hit in the previous generation moves back to the current one.
+///
+/// An `NSLock` guards the state because `Synchronization.Mutex` needs macOS 15 and the package
+/// supports macOS 14.
+public final class DecodedRecordCache: @unchecked Sendable {
+    /// The process-wide cache the back ends decode through.
+    public static let shared = DecodedRecordCache(capacity: 8_192)
+
+    private let lock = NSLock()
+    private let capacity: Int
+    private var transactions = Generations<Transaction>()
+    private var renewalInfos = Generations<RenewalInfo>()
+
+    /// A cache keeping up to `capacity` records of each kind per generation (at least one).
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The transaction stored as `json` in the row of original transaction `key`.
+    public func transaction(fromJSON json: String, key: String) throws(StorageError) -> Transaction {
+        try decode(json, in: \.transactions, table: "transactions", key: key)
+    }
+
+    /// The renewal info stored as `json` in the row of original transaction `key`.
+    public func renewalInfo(fromJSON json: String, key: String) throws(StorageError) -> RenewalInfo {
+        try decode(json, in: \.renewalInfos, table: "renewal_infos", key: key)
+    }
+
+    private func decode<Value: Decodable>(
+        _ json: String, in generations: ReferenceWritableKeyPath<DecodedRecordCache, Generations<Value>>, table: String, key: String
+    ) throws(StorageError) -> Value {
+        if let known = lock.withLock({ self[keyPath: generations].value(for: json) }) { return known }
+        let value = try StorageJSON.decode(Value.self, from: Data(json.utf8), table: table, key: key)
+        lock.withLock { self[keyPath: generations].insert(value, for: json, capacity: capacity) }
+        return value
+    }
+}
+
+/// A two-generation map: an approximate least-recently-used bound without per-entry bookkeeping.
+private struct Generations<Value> {
+    private var current: [String: Value] = [:]
+    private var previous: [String: Value] = [:]
+
+    mutating func value(for key: String) -> Value? {
+        if let value = current[key] { return value }
+        guard let value = previous.removeValue(forKey: key) else { return nil }
+        current[key] = value
+        return value
+    }
+
+    mutating func insert(_ value: Value, for key: String, capacity: Int) {
+        if current.count >= capacity {
+            previous = current
+            current = [:]
+        }
+        current[key] = value
+    }
+}
