@@ -235,7 +235,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PerennialSQLiteTests",
-            dependencies: ["PerennialCore", "PerennialStorage", "PerennialSQLite", "PerennialStorageContract"],
+            dependencies: [
+                "PerennialCore", "PerennialStorage", "PerennialSQLite", "PerennialStorageContract",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -17,6 +17,7 @@ enum PostgresMigrations {
         Migration(version: 1, name: "initial", statements: initialSchema),
         Migration(version: 2, name: "webhook-deliveries", statements: webhookDeliveries),
         Migration(version: 3, name: "reconciliation", statements: reconciliation),
+        Migration(version: 4, name: "audit-without-evidence", statements: auditWithoutEvidence),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -165,4 +166,7 @@ enum PostgresMigrations {
         "CREATE TABLE reconciliation_sweeps (id INTEGER PRIMARY KEY CHECK (id = 1), last_sweep_at DOUBLE PRECISION)",
         "INSERT INTO reconciliation_sweeps (id, last_sweep_at) VALUES (1, NULL)",
     ]
+
+    /// A failed reconciliation check is audited without evidence.
+    private static let auditWithoutEvidence = ["ALTER TABLE audit ALTER COLUMN evidence_id DROP NOT NULL"]
 }

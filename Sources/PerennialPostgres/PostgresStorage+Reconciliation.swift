@@ -20,11 +20,27 @@ extension PostgresStorage: ReconciliationSchedule {
     }
 
     public func failCheck(
-        originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String
+        originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String, now: Date
     ) async throws(StorageError) -> Bool {
         let fail = PostgresReconciliationStatements.Fail(
             attempts: attempts, error: error, nextAttemptAt: nextAttemptAt, originalTransactionID: originalTransactionID, owner: owner)
-        return try await transaction("fail reconciliation check \(originalTransactionID)") { rows in try await !rows.all(fail).isEmpty }
+        let detail = String(
+            decoding: try StorageJSON.encode(
+                AuditDetail.failedCheck(
+                    originalTransactionID: originalTransactionID, error: error, attempts: attempts, nextAttemptAt: nextAttemptAt),
+                what: "audit detail"),
+            as: UTF8.self)
+        let at = now.timeIntervalSince1970
+        let kind = AuditKind.reconciliationFailed.rawValue
+        return try await transaction("fail reconciliation check \(originalTransactionID)") { rows in
+            guard try await !rows.all(fail).isEmpty else { return false }
+            try await rows.connection.query(
+                """
+                INSERT INTO audit (app_user_id, at, kind, detail, evidence_id)
+                SELECT app_user_id, \(at), \(kind), \(detail), NULL FROM bindings WHERE original_transaction_id = \(originalTransactionID)
+                """, logger: rows.logger)
+            return true
+        }
     }
 
     /// The singleton row's conditional update decides which process sweeps: concurrent callers

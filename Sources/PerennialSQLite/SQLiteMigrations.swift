@@ -8,6 +8,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v1-initial", migrate: createInitialSchema)
         migrator.registerMigration("v2-webhook-deliveries", migrate: addWebhookDeliveries)
         migrator.registerMigration("v3-reconciliation", migrate: addReconciliation)
+        migrator.registerMigration("v4-audit-without-evidence", migrate: allowAuditWithoutEvidence)
         return migrator
     }
 
@@ -125,6 +126,28 @@ enum SQLiteMigrations {
                     last_sweep_at REAL
                 );
                 INSERT INTO reconciliation_sweeps (id, last_sweep_at) VALUES (1, NULL);
+                """)
+    }
+
+    /// A failed reconciliation check is audited without evidence, so `audit.evidence_id` becomes
+    /// nullable. SQLite cannot drop a column's NOT NULL, so the table is rebuilt with its rows and
+    /// ids (GRDB defers foreign-key checks to the end of the migration).
+    private static func allowAuditWithoutEvidence(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE audit_v4 (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    app_user_id TEXT,
+                    at REAL NOT NULL,
+                    kind TEXT NOT NULL,
+                    detail TEXT NOT NULL,
+                    evidence_id INTEGER REFERENCES evidence(id)
+                );
+                INSERT INTO audit_v4 (id, app_user_id, at, kind, detail, evidence_id)
+                    SELECT id, app_user_id, at, kind, detail, evidence_id FROM audit;
+                DROP TABLE audit;
+                ALTER TABLE audit_v4 RENAME TO audit;
+                CREATE INDEX audit_by_user ON audit(app_user_id, id);
                 """)
     }
 }

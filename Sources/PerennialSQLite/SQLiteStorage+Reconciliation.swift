@@ -43,16 +43,28 @@ extension SQLiteStorage: ReconciliationSchedule {
     }
 
     public func failCheck(
-        originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String
+        originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String, now: Date
     ) async throws(StorageError) -> Bool {
-        try await write("fail reconciliation check \(originalTransactionID)") { db in
+        let detail = try StorageJSON.encode(
+            AuditDetail.failedCheck(originalTransactionID: originalTransactionID, error: error, attempts: attempts, nextAttemptAt: nextAttemptAt),
+            what: "audit detail")
+        return try await write("fail reconciliation check \(originalTransactionID)") { db in
             try db.cachedStatement(
                 sql: """
                     UPDATE reconciliation_checks SET lease_owner = NULL, lease_expires_at = NULL, attempts = ?, last_error = ?, due_at = ?
                     WHERE original_transaction_id = ? AND lease_owner = ?
                     """
             ).execute(arguments: [attempts, error, nextAttemptAt.timeIntervalSince1970, originalTransactionID, owner])
-            return db.changesCount == 1
+            guard db.changesCount == 1 else { return false }
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO audit (app_user_id, at, kind, detail, evidence_id)
+                    SELECT app_user_id, ?, ?, ?, NULL FROM bindings WHERE original_transaction_id = ?
+                    """
+            ).execute(arguments: [
+                now.timeIntervalSince1970, AuditKind.reconciliationFailed.rawValue, String(decoding: detail, as: UTF8.self), originalTransactionID,
+            ])
+            return true
         }
     }
 

@@ -97,7 +97,7 @@ public struct SQLiteStorage: SubscriberStorage {
                 let id: Int64 = row["id"]
                 let detail = try StorageJSON.decode(AuditDetail.self, from: Data((row["detail"] as String).utf8), table: "audit", key: "\(id)")
                 return AuditEntry(
-                    id: id, evidenceID: row["evidence_id"],
+                    id: id, evidenceID: row["evidence_id"] as Int64?,
                     entry: AuditEntry.Draft(
                         appUserID: user, at: Date(timeIntervalSince1970: row["at"]), kind: AuditKind(rawValue: row["kind"]),
                         detail: detail))

@@ -23,7 +23,8 @@ import Testing
             #expect(answer.subscriber.subscriptions.first?.originalTransactionId == transaction.originalTransactionID)
         }
         let entry = try #require(try await server.storage.timeline(of: "alice").first)
-        let evidence = try #require(try await server.storage.evidence(id: entry.evidenceID))
+        let evidenceID = try #require(entry.evidenceID)
+        let evidence = try #require(try await server.storage.evidence(id: evidenceID))
         #expect(evidence.kind == .receipt && evidence.presentedBy == "alice")
         #expect(evidence.raw.base64EncodedString() == receipt)
     }

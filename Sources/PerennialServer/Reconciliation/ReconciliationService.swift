@@ -139,7 +139,7 @@ public struct ReconciliationService: Service {
         do {
             let held = try await schedule.failCheck(
                 originalTransactionID: check.originalTransactionID, owner: settings.owner, attempts: attempts, nextAttemptAt: retryAt,
-                error: error.description)
+                error: error.description, now: now)
             return held ? .retryAt(retryAt) : .leaseLost
         } catch {
             logger.error("cannot record the failed check", metadata: metadata.merging(["error": "\(error)"]) { $1 })

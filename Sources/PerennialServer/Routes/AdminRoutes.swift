@@ -53,7 +53,7 @@ struct AdminRoutes: Sendable {
         do throws(StorageError) {
             let entries = try await dependencies.storage.timeline(of: user)
             var evidence: [Int64: TimelineResponse.Evidence] = [:]
-            for id in Set(entries.map(\.evidenceID)) {
+            for id in Set(entries.compactMap(\.evidenceID)) {
                 guard let stored = try await dependencies.storage.evidence(id: id) else { continue }
                 evidence[id] = TimelineResponse.Evidence(
                     id: id, kind: stored.kind.rawValue, receivedAt: stored.receivedAt, presentedBy: stored.presentedBy?.rawValue,
@@ -65,8 +65,12 @@ struct AdminRoutes: Sendable {
                     TimelineResponse.Entry(
                         id: entry.id, at: entry.entry.at, kind: entry.entry.kind.rawValue,
                         originalTransactionIds: entry.entry.detail.originalTransactionIDs, eventIds: entry.entry.detail.eventIDs,
-                        evidence: evidence[entry.evidenceID], previousOwner: entry.entry.detail.ownershipChange?.previousOwner.rawValue,
-                        presenter: entry.entry.detail.ownershipChange?.presenter.rawValue)
+                        evidence: entry.evidenceID.flatMap { evidence[$0] },
+                        previousOwner: entry.entry.detail.ownershipChange?.previousOwner.rawValue,
+                        presenter: entry.entry.detail.ownershipChange?.presenter.rawValue,
+                        failure: entry.entry.detail.failure.map {
+                            TimelineResponse.Failure(error: $0.error, attempts: $0.attempts, nextAttemptAt: $0.nextAttemptAt)
+                        })
                 })
         } catch {
             throw APIError(error)

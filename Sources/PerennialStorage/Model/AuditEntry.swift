@@ -22,10 +22,12 @@ public struct AuditEntry: Hashable, Sendable {
 
     public var id: Int64
     /// The evidence that caused it; ``SubscriberStorage/evidence(id:)`` returns its raw bytes.
-    public var evidenceID: Int64
+    /// Nil for a reconciliation check that Apple did not answer: there is no evidence, yet the
+    /// attempt belongs in the timeline.
+    public var evidenceID: Int64?
     public var entry: Draft
 
-    public init(id: Int64, evidenceID: Int64, entry: Draft) {
+    public init(id: Int64, evidenceID: Int64?, entry: Draft) {
         self.id = id
         self.evidenceID = evidenceID
         self.entry = entry
@@ -43,6 +45,8 @@ public struct AuditKind: OpenValue {
     public static let bound: Self = "bound"
     public static let ownershipTransferred: Self = "ownershipTransferred"
     public static let ownershipKept: Self = "ownershipKept"
+    /// A reconciliation check asked Apple and got no usable answer; it will be tried again.
+    public static let reconciliationFailed: Self = "reconciliationFailed"
 }
 
 /// The structured detail of an audit entry, stored as JSON.
@@ -52,10 +56,34 @@ public struct AuditDetail: Hashable, Sendable, Codable {
     public var eventIDs: [String]
     /// For ownership decisions.
     public var ownershipChange: OwnershipChange?
+    /// For a failed reconciliation check: what went wrong, and when the check is due again.
+    public var failure: CheckFailure?
 
-    public init(originalTransactionIDs: [String], eventIDs: [String] = [], ownershipChange: OwnershipChange? = nil) {
+    public init(
+        originalTransactionIDs: [String], eventIDs: [String] = [], ownershipChange: OwnershipChange? = nil, failure: CheckFailure? = nil
+    ) {
         self.originalTransactionIDs = originalTransactionIDs
         self.eventIDs = eventIDs
         self.ownershipChange = ownershipChange
+        self.failure = failure
+    }
+
+    /// The detail of a `reconciliationFailed` entry, as every back end stores it.
+    public static func failedCheck(originalTransactionID: String, error: String, attempts: Int, nextAttemptAt: Date) -> AuditDetail {
+        AuditDetail(
+            originalTransactionIDs: [originalTransactionID], failure: CheckFailure(error: error, attempts: attempts, nextAttemptAt: nextAttemptAt))
+    }
+
+    /// Why a reconciliation check got no answer from Apple.
+    public struct CheckFailure: Hashable, Sendable, Codable {
+        public var error: String
+        public var attempts: Int
+        public var nextAttemptAt: Date
+
+        public init(error: String, attempts: Int, nextAttemptAt: Date) {
+            self.error = error
+            self.attempts = attempts
+            self.nextAttemptAt = nextAttemptAt
+        }
     }
 }

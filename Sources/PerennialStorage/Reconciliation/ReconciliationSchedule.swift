@@ -19,11 +19,12 @@ public protocol ReconciliationSchedule: Sendable {
     /// - Returns: false when `owner` no longer holds the lease (nothing changed).
     func completeCheck(originalTransactionID: String, owner: String, notBefore: Date) async throws(StorageError) -> Bool
 
-    /// Ends a failed check (Apple kept failing, or cannot be asked): releases the lease and makes
-    /// it due again at `nextAttemptAt`.
+    /// Ends a failed check (Apple kept failing, or cannot be asked): releases the lease, makes it
+    /// due again at `nextAttemptAt` and, in the same transaction, adds a `reconciliationFailed`
+    /// entry (without evidence) to the timeline of the purchase's owner.
     /// - Returns: false when `owner` no longer holds the lease (nothing changed).
     func failCheck(
-        originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String
+        originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String, now: Date
     ) async throws(StorageError) -> Bool
 
     /// Starts the daily sweep if none ran in the last `interval` (across every process sharing the

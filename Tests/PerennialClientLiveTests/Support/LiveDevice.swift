@@ -56,8 +56,8 @@ struct LiveDevice {
         let timeline = try await system.storage.timeline(of: AppUserID(account))
         var seen: Set<Int64> = []
         var evidence: [StoredEvidence] = []
-        for entry in timeline where seen.insert(entry.evidenceID).inserted {
-            if let stored = try await system.storage.evidence(id: entry.evidenceID), stored.kind == .signedTransaction {
+        for id in timeline.compactMap(\.evidenceID) where seen.insert(id).inserted {
+            if let stored = try await system.storage.evidence(id: id), stored.kind == .signedTransaction {
                 evidence.append(stored)
             }
         }

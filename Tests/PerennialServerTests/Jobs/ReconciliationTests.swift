@@ -80,11 +80,17 @@ import Testing
         world.clock.now = world.clock.now.addingTimeInterval(60)
         #expect(await world.runRound() == 1)
         #expect(try await world.entitlements().isEmpty)
+        // Both failed attempts are in Alice's timeline, with Apple's error and the next attempt.
+        let failures = try await world.failedChecks()
+        #expect(failures.map(\.attempts) == [1, 2])
+        #expect(failures.allSatisfy { $0.error.contains(outage.asking == .serverAPI ? "App Store Server API" : "verifyReceipt") })
+        #expect(failures.last?.nextAttemptAt == world.clock.now.addingTimeInterval(120))
         // Apple is back: after the doubled backoff the renewal is applied, once.
         world.clock.now = world.clock.now.addingTimeInterval(120)
         #expect(await world.runRound() == 1)
         #expect(try await world.entitlements() == ["basic", "pro"])
         #expect(try await world.reconciliationEntries().count == 1)
+        #expect(try await world.failedChecks().count == 2)
         #expect(try await world.storage.pendingOutbox(limit: 10).map(\.event.kind).filter { $0 == EventKind.renewal.rawValue }.count == 1)
     }
 

@@ -96,10 +96,16 @@ struct ReconciliationWorld {
     func reconciliationEntries() async throws -> [(entry: AuditEntry, evidence: StoredEvidence)] {
         var found: [(entry: AuditEntry, evidence: StoredEvidence)] = []
         for entry in try await storage.timeline(of: Self.user) {
-            guard let evidence = try await storage.evidence(id: entry.evidenceID), evidence.kind == .reconciliation else { continue }
+            guard let id = entry.evidenceID, let evidence = try await storage.evidence(id: id), evidence.kind == .reconciliation else { continue }
             found.append((entry, evidence))
         }
         return found
+    }
+
+    /// The failed checks of Alice's timeline (entries without evidence).
+    func failedChecks() async throws -> [AuditDetail.CheckFailure] {
+        try await storage.timeline(of: Self.user).filter { $0.entry.kind == .reconciliationFailed && $0.evidenceID == nil }
+            .compactMap(\.entry.detail.failure)
     }
 
     func runRound() async -> Int {

@@ -6,7 +6,7 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
     public struct Entry: Codable, Equatable, Sendable {
         public var id: Int64
         public var at: Date
-        /// `bound`, `evidenceApplied`, `ownershipTransferred`, `ownershipKept`.
+        /// `bound`, `evidenceApplied`, `ownershipTransferred`, `ownershipKept`, `reconciliationFailed`.
         public var kind: String
         public var originalTransactionIds: [String]
         public var eventIds: [String]
@@ -15,6 +15,15 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
         public var previousOwner: String?
         /// For ownership decisions: who presented it.
         public var presenter: String?
+        /// For `reconciliationFailed`: why Apple gave no answer, and when the check is due again.
+        public var failure: Failure?
+    }
+
+    /// A reconciliation check that got no answer from Apple (it has no evidence).
+    public struct Failure: Codable, Equatable, Sendable {
+        public var error: String
+        public var attempts: Int
+        public var nextAttemptAt: Date
     }
 
     /// The stored evidence behind an entry (its raw bytes via `rawBase64`).
