@@ -19,4 +19,5 @@ public protocol SimulatorBackend: Sendable {
     func setFaults(_ faults: DeliveryFaults) async
     /// Makes `/verifyReceipt` fail this way until cleared with nil.
     func setVerifyReceiptFailure(_ failure: InjectedVerifyReceiptFailure?) async
+    func setServerAPIFailure(_ failure: InjectedServerAPIFailure?) async
 }

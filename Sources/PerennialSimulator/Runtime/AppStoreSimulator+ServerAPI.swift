@@ -8,6 +8,7 @@ extension AppStoreSimulator {
     /// refused (401), as Apple refuses a key it does not know.
     public func respond(toServerAPI request: ServerAPIRequest) async -> ServerAPIResponse {
         guard let credentials = setup.serverAPICredentials else { return ServerAPIResponse(status: 401) }
+        if let serverAPIFailure { return serverAPIFailure.response }
         let responder = ServerAPIResponder(
             credentials: credentials, pki: pki, environment: setup.environment, appAppleID: setup.wire.appAppleID)
         return await responder.respond(to: request, backend: self, now: now, tokenTime: tokenTime)

@@ -26,6 +26,7 @@ public actor AppStoreSimulator: SimulatorBackend {
     var unfinished = UnfinishedTransactions()
     var offerVerifier: PromotionalOfferVerifier
     var verifyReceiptFailure: InjectedVerifyReceiptFailure?
+    var serverAPIFailure: InjectedServerAPIFailure?
     var testNotificationCount: UInt64 = 0
     /// Aliases bound by steps sent to ``performAction(_:)``.
     var actionContext = ScenarioContext()
@@ -133,6 +134,9 @@ public actor AppStoreSimulator: SimulatorBackend {
 
     /// Makes every verifyReceipt endpoint fail this way until cleared with nil.
     public func setVerifyReceiptFailure(_ failure: InjectedVerifyReceiptFailure?) { verifyReceiptFailure = failure }
+
+    /// Makes every App Store Server API request fail this way until called with nil.
+    public func setServerAPIFailure(_ failure: InjectedServerAPIFailure?) { serverAPIFailure = failure }
 
     /// Emits a signed `TEST` notification now, delivers it, and returns its history record (with
     /// the first attempt's outcome), as the Server API's Request a Test Notification does.

@@ -77,6 +77,8 @@ public struct ScenarioContext: Sendable {
             return .setFaults(faults)
         case .verifyReceiptFailure(let failure):
             return .setVerifyReceiptFailure(failure)
+        case .serverAPIFailure(let failure):
+            return .setServerAPIFailure(failure)
         case .expect(let expectation):
             for alias in expectation.statuses.keys.sorted() { _ = try subscription(alias, state: state) }
             return .expect(expectation)
@@ -120,6 +122,8 @@ public struct ScenarioContext: Sendable {
                 await backend.setFaults(faults)
             case .setVerifyReceiptFailure(let failure):
                 await backend.setVerifyReceiptFailure(failure)
+            case .setServerAPIFailure(let failure):
+                await backend.setServerAPIFailure(failure)
             case .expect:
                 break
             }

@@ -11,6 +11,7 @@ public enum ScenarioResolution: Hashable, Sendable {
     case setFaults(DeliveryFaults)
     /// Make `/verifyReceipt` fail, or stop failing with nil.
     case setVerifyReceiptFailure(InjectedVerifyReceiptFailure?)
+    case setServerAPIFailure(InjectedServerAPIFailure?)
     /// Check the expectation; the simulator does nothing.
     case expect(ScenarioExpectation)
 }

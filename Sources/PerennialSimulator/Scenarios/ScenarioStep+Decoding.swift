@@ -39,10 +39,11 @@ extension ScenarioStep {
     private enum Kind: String {
         case purchase, advance, setAutoRenew, changeProduct, cancelPendingChange, failBilling, recoverBilling, refund,
             reverseRefund, declineRefund, familyShare, revokeFamily, priceIncrease, consentToPriceIncrease, extendRenewalDate,
-            removeFromSale, resubscribe, setAppAccountToken, faults, verifyReceiptFailure, expect
+            removeFromSale, resubscribe, setAppAccountToken, faults, verifyReceiptFailure, serverAPIFailure, expect
 
         func decode(_ body: JSONValue) throws(BodyError) -> ScenarioStep {
             if self == .verifyReceiptFailure, body == .null { return .verifyReceiptFailure(nil) }
+            if self == .serverAPIFailure, body == .null { return .serverAPIFailure(nil) }
             let fields = try StepFields(body)
             switch self {
             case .purchase:
@@ -92,6 +93,8 @@ extension ScenarioStep {
                 return .faults(try fields.faults())
             case .verifyReceiptFailure:
                 return .verifyReceiptFailure(try fields.verifyReceiptFailure())
+            case .serverAPIFailure:
+                return .serverAPIFailure(try fields.serverAPIFailure())
             case .expect:
                 return .expect(try fields.expectation())
             }
@@ -267,6 +270,14 @@ struct StepFields {
         let status = VerifyReceiptStatus(rawValue: try int("status"))
         if let retryable = try optionalBool("retryable") { return .internalError(status, retryable: retryable) }
         return .status(status)
+    }
+
+    func serverAPIFailure() throws(BodyError) -> InjectedServerAPIFailure {
+        let status = try int("status")
+        guard (400...599).contains(status) else { throw BodyError(reason: "\"status\" must be an HTTP error status (400–599)") }
+        return InjectedServerAPIFailure(
+            status: status, errorCode: APIErrorCode(rawValue: try int("errorCode")),
+            message: try optionalString("errorMessage") ?? "Injected by the simulator.")
     }
 
     func expectation() throws(BodyError) -> ScenarioExpectation {

@@ -48,6 +48,8 @@ public enum ScenarioStep: Hashable, Sendable {
     case faults(DeliveryFaults)
     /// `{"verifyReceiptFailure": {"status": n, "retryable"?} | {"http503": true} | null}`
     case verifyReceiptFailure(InjectedVerifyReceiptFailure?)
+    /// `{"serverAPIFailure": {"status": n, "errorCode": n, "errorMessage"?} | null}`
+    case serverAPIFailure(InjectedServerAPIFailure?)
     /// `{"expect": {"notifications"?: [...], "status"?: {alias: status}}}`
     case expect(ScenarioExpectation)
 
@@ -74,6 +76,7 @@ public enum ScenarioStep: Hashable, Sendable {
         case .setAppAccountToken: "setAppAccountToken"
         case .faults: "faults"
         case .verifyReceiptFailure: "verifyReceiptFailure"
+        case .serverAPIFailure: "serverAPIFailure"
         case .expect: "expect"
         }
     }

@@ -50,6 +50,7 @@ actor SimulatedStore: SimulatorBackend {
     func setFaults(_ faults: DeliveryFaults) {}
 
     func setVerifyReceiptFailure(_ failure: InjectedVerifyReceiptFailure?) {}
+    func setServerAPIFailure(_ failure: InjectedServerAPIFailure?) {}
 
     /// Alice buys `productID`; returns its StoreKit 2 JWS and the notifications Apple emitted.
     func buy(_ productID: String) throws -> (signed: String, notifications: [WireNotification]) {

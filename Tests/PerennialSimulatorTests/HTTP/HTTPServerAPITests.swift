@@ -43,6 +43,31 @@ struct HTTPServerAPITests {
         }
     }
 
+    /// The `serverAPIFailure` action makes every request fail in Apple's shape until it is cleared.
+    @Test func anInjectedFailureAnswersUntilCleared() async throws {
+        let simulator = try await RuntimeFixture.simulator(serverAPICredentials: Self.credentials)
+        let purchase = try await simulator.purchase(DevicePurchase(accountID: RuntimeFixture.alice, productID: "pro.monthly")).completed()
+        let id = purchase.transaction.transactionID
+        try await buildSimulatorApplication(simulator: simulator).test(.live) { client in
+            let api = Self.client(port: try #require(client.port))
+            for (body, expected) in [
+                (#"{"serverAPIFailure": {"status": 500, "errorCode": 5000001}}"#, AppStoreServerAPIError.api(
+                    status: 500, code: .generalInternalRetryable, message: "Injected by the simulator.")),
+                (#"{"serverAPIFailure": {"status": 429, "errorCode": 4290000}}"#, AppStoreServerAPIError.rateLimited(retryAfter: nil)),
+            ] {
+                let set = try await HTTPTest.call(client, .post, "/simulator/v1/actions", json: body)
+                #expect(set.status == 200)
+                await #expect(throws: AppStoreServerAPIError.retriesExhausted(last: expected)) {
+                    try await api.send(.transactionInfo(transactionID: id), as: TransactionInfoResponse.self)
+                }
+            }
+            _ = try await HTTPTest.call(client, .post, "/simulator/v1/actions", json: #"{"serverAPIFailure": null}"#)
+            #expect(try await api.send(.transactionInfo(transactionID: id), as: TransactionInfoResponse.self).signedTransactionInfo != nil)
+            let refused = try await HTTPTest.call(client, .post, "/simulator/v1/actions", json: #"{"serverAPIFailure": {"status": 200, "errorCode": 1}}"#)
+            #expect(refused.status == 400)
+        }
+    }
+
     @Test func withoutCredentialsEveryTokenIsRefused() async throws {
         let simulator = try await RuntimeFixture.simulator()
         try await buildSimulatorApplication(simulator: simulator).test(.router) { client in

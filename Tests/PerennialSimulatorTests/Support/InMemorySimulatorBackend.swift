@@ -14,6 +14,7 @@ actor InMemorySimulatorBackend: SimulatorBackend {
     private var records: [NotificationRecord] = []
     private(set) var faults = DeliveryFaults.none
     private(set) var verifyReceiptFailure: InjectedVerifyReceiptFailure?
+    private(set) var serverAPIFailure: InjectedServerAPIFailure?
     private var testNotifications: UInt64 = 0
     let pki: SimulatorPKI
 
@@ -72,6 +73,7 @@ actor InMemorySimulatorBackend: SimulatorBackend {
     func setFaults(_ faults: DeliveryFaults) { self.faults = faults }
 
     func setVerifyReceiptFailure(_ failure: InjectedVerifyReceiptFailure?) { verifyReceiptFailure = failure }
+    func setServerAPIFailure(_ failure: InjectedServerAPIFailure?) { serverAPIFailure = failure }
 
     /// Replaces the attempts of the notification with this UUID, to simulate a receiver that failed.
     func rewriteAttempts(notificationUUID: String, outcomes: [DeliveryOutcome]) {
