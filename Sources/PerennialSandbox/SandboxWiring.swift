@@ -64,6 +64,9 @@ public struct SandboxWiring: Sendable {
             v1: notifications.appendingPathComponent("v1").appendingPathComponent(appID))
     }
 
+    /// The reconciliation margin of the sandbox app: a fifth of a five-minute sandbox month.
+    public static let reconciliationMargin: TimeInterval = 60
+
     /// The key the simulated Server API accepts: the public half of ``serverAPIKey``.
     public var serverAPICredentials: ServerAPICredentials {
         ServerAPICredentials(issuerID: issuerID, bundleID: bundleID, keyID: serverAPIKeyID, publicKey: serverAPIKey.publicKey)
@@ -76,6 +79,8 @@ public struct SandboxWiring: Sendable {
 
     /// The server's configuration of the app, trusting `pki` and calling the simulator at
     /// `simulatorURL` for verifyReceipt and the App Store Server API; Sandbox evidence only.
+    /// Reconciliation asks Apple ``reconciliationMargin`` after a period ends without news: the
+    /// simulator's sandbox month lasts five minutes, so the production hour would be a year.
     ///
     /// - Throws: ``SimulatorWireError`` when the simulator's PKI has no receipt authority.
     public func appConfiguration(
@@ -99,6 +104,6 @@ public struct SandboxWiring: Sendable {
         return AppConfiguration(
             id: appID, bundleID: bundleID, appAppleID: appAppleID, catalog: .catalog(catalog), environments: [.sandbox],
             publicKeys: publicKeys, transferPolicy: transferPolicy, trustedRoots: [.der(try pki.jwsRootDER)], receipts: receipts,
-            serverAPI: serverAPI, userTokens: userTokens)
+            serverAPI: serverAPI, userTokens: userTokens, reconciliationMargin: Self.reconciliationMargin)
     }
 }

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 import NIOHTTP1
 import PerennialCore
 import PerennialSandbox
-import PerennialServer
+public import PerennialServer
 import PerennialSQLite
 public import PerennialSimulator
 public import PerennialStorage
@@ -46,6 +46,7 @@ public final class LiveSystem: Sendable {
     private let clock: LiveClock
     private let serverPort: Int
     private let configuration: ServerConfiguration
+    private let reconciliation: ReconciliationSettings?
     private let simulatorService: RunningService
     private let server: NIOLockedValueBox<RunningService?>
     private let logger: Logger
@@ -53,7 +54,7 @@ public final class LiveSystem: Sendable {
     private init(
         serverURL: URL, simulatorURL: URL, publicKey: String, adminKey: String, appID: String, bundleID: String,
         simulator: AppStoreSimulator, storage: any SubscriberStorage, userTokenSecret: String?, clock: LiveClock, serverPort: Int,
-        configuration: ServerConfiguration, simulatorService: RunningService, logger: Logger
+        configuration: ServerConfiguration, reconciliation: ReconciliationSettings?, simulatorService: RunningService, logger: Logger
     ) {
         self.serverURL = serverURL
         self.simulatorURL = simulatorURL
@@ -67,6 +68,7 @@ public final class LiveSystem: Sendable {
         self.clock = clock
         self.serverPort = serverPort
         self.configuration = configuration
+        self.reconciliation = reconciliation
         self.simulatorService = simulatorService
         self.server = NIOLockedValueBox(nil)
         self.logger = logger
@@ -81,9 +83,14 @@ public final class LiveSystem: Sendable {
     ///   - userTokens: requires HS256 user tokens (secret ``userTokenSecret``) on `/v1`.
     ///   - catalogJSON: another catalog (docs/catalog.md); its first app is the device's.
     ///   - billingGracePeriodDays: the app's billing grace period in unscaled days; nil for none.
+    ///   - serverAPI: gives the server the simulator's App Store Server API key; without it,
+    ///     reconciliation asks through verifyReceipt.
+    ///   - reconciliation: the server's reconciliation job (its poll interval is wall time); nil
+    ///     turns it off.
     public static func start(
         transferPolicy: TransferPolicy = .transfer, faults: DeliveryFaults = .none, userTokens: Bool = false,
-        catalogJSON: String = LiveCatalog.json, billingGracePeriodDays: Int? = 16
+        catalogJSON: String = LiveCatalog.json, billingGracePeriodDays: Int? = 16, serverAPI: Bool = true,
+        reconciliation: ReconciliationSettings? = ReconciliationSettings()
     ) async throws -> LiveSystem {
         var logger = Logger(label: "perennial.live")
         logger.logLevel = .error
@@ -110,9 +117,10 @@ public final class LiveSystem: Sendable {
         let publicKey = "pk_live_\(UUID().uuidString.prefix(8).lowercased())"
         let adminKey = "sk_live_\(UUID().uuidString.lowercased())"
         let userTokenSecret = userTokens ? "user-token-secret-\(UUID().uuidString)" : nil
-        let appConfiguration = try wiring.appConfiguration(
+        var appConfiguration = try wiring.appConfiguration(
             pki: simulator.pki, simulatorURL: simulatorURL, catalog: catalog, publicKeys: [SecretValue(publicKey)],
             transferPolicy: transferPolicy, userTokens: userTokenSecret.map { UserTokenSettings(hs256Secret: SecretValue($0)) })
+        if !serverAPI { appConfiguration.serverAPI = nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let storage = try SQLiteStorage(path: directory.appendingPathComponent("perennial.sqlite").path)
@@ -123,7 +131,7 @@ public final class LiveSystem: Sendable {
         let system = LiveSystem(
             serverURL: serverURL, simulatorURL: simulatorURL, publicKey: publicKey, adminKey: adminKey, appID: appID, bundleID: app.bundleID,
             simulator: simulator, storage: storage, userTokenSecret: userTokenSecret, clock: clock, serverPort: serverPort,
-            configuration: configuration, simulatorService: simulatorService, logger: logger)
+            configuration: configuration, reconciliation: reconciliation, simulatorService: simulatorService, logger: logger)
         do {
             try await system.startServer()
         } catch {
@@ -155,7 +163,8 @@ public final class LiveSystem: Sendable {
     public func startServer() async throws {
         guard server.withLockedValue({ $0 }) == nil else { return }
         let application = try buildApplication(
-            configuration: configuration, storage: storage, environment: [:], clock: ServerClock { [clock] in clock.now }, logger: logger)
+            configuration: configuration, storage: storage, environment: [:], clock: ServerClock { [clock] in clock.now }, logger: logger,
+            reconciliation: reconciliation)
         let running = RunningService.run(application, logger: logger)
         server.withLockedValue { $0 = running }
         try await waitUntilServerAnswers(running)

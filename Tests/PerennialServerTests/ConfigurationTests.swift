@@ -42,13 +42,14 @@ import Testing
              "apps": [{"id": "demo", "bundleId": "com.example.app", "catalog": "catalog.json", "environments": ["Sandbox"],
                        "publicKeys": ["env:DEMO_KEY"], "transferPolicy": "keepWithOriginalOwner", "trustedRoots": ["root.der"],
                        "receipts": {"sharedSecret": "env:DEMO_SECRET", "sandboxURL": "http://127.0.0.1:8090/sandbox/verifyReceipt"},
-                       "webhooks": [{"url": "https://backend.example.com/hooks", "secret": "env:HOOK_SECRET"}]}]}
+                       "webhooks": [{"url": "https://backend.example.com/hooks", "secret": "env:HOOK_SECRET"}],
+                       "reconciliationMarginSeconds": 90}]}
             """.utf8
         ).write(to: file)
         let configuration = try ConfigurationLoader.load(file: file, environment: ["PERENNIAL_PORT": "8282"])
         #expect(configuration.port == 8282 && configuration.databaseURL == "sqlite:data/p.sqlite")
         let app = try #require(configuration.apps.first)
-        #expect(app.transferPolicy == .keepWithOriginalOwner && app.environments == [.sandbox])
+        #expect(app.transferPolicy == .keepWithOriginalOwner && app.environments == [.sandbox] && app.reconciliationMargin == 90)
         let environment = ["ADMIN": "sk", "DEMO_KEY": "pk", "DEMO_SECRET": "shh", "HOOK_SECRET": "hook"]
         let context = try AppContext(configuration: app, environment: environment, transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
         #expect(context.sharedSecret == "shh" && context.verifyReceipt?.sandboxURL.absoluteString == "http://127.0.0.1:8090/sandbox/verifyReceipt")
@@ -79,6 +80,17 @@ import Testing
             id: "demo", bundleID: "com.example.missing", catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["pk"],
             trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])])
         #expect(throws: ConfigurationError.catalog(app: "demo", reason: "declares no app with bundle id com.example.missing")) {
+            try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
+        }
+    }
+
+    @Test func aNegativeReconciliationMarginIsRefused() throws {
+        let app = AppConfiguration(
+            id: "demo", bundleID: StoreWorld.bundleID, catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["pk"],
+            trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])], reconciliationMargin: -1)
+        #expect(
+            throws: ConfigurationError.invalidValue(field: "apps.demo.reconciliationMarginSeconds", value: "-1.0", reason: "use zero or more seconds")
+        ) {
             try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
         }
     }

@@ -43,6 +43,35 @@ struct JSONHTTPClient: Sendable {
             }
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
+        let (data, status) = try await exchange(request)
+        guard (200..<300).contains(status) else {
+            let failure = try? WireJSON.decoder().decode(ErrorBody.self, from: data)
+            throw .http(status: status, code: failure?.error, message: failure?.message)
+        }
+        return data
+    }
+
+    /// One HTTP exchange: the body and the status code.
+    private func exchange(_ request: URLRequest) async throws(ServerError) -> (Data, Int) {
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation's async `data(for:)` can deadlock when its task is cancelled
+        // while the answer is being delivered: the cancellation holds the task's status lock and
+        // waits for the session's queue, the delivery holds that queue and waits for the lock
+        // (seen when `Perennial.stop()` cancelled a poll). The completion-handler API has no
+        // cancellation hook: a cancelled caller gets the answer, or the request's timeout.
+        let result: Result<(Data, Int), ServerError> = await withCheckedContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let error {
+                    continuation.resume(returning: .failure(.unreachable(String(describing: error))))
+                } else if let status = (response as? HTTPURLResponse)?.statusCode {
+                    continuation.resume(returning: .success((data ?? Data(), status)))
+                } else {
+                    continuation.resume(returning: .failure(.decoding("not an HTTP response")))
+                }
+            }.resume()
+        }
+        return try result.get()
+        #else
         let data: Data
         let response: URLResponse
         do {
@@ -51,11 +80,8 @@ struct JSONHTTPClient: Sendable {
             throw .unreachable(String(describing: error))
         }
         guard let http = response as? HTTPURLResponse else { throw .decoding("not an HTTP response") }
-        guard (200..<300).contains(http.statusCode) else {
-            let failure = try? WireJSON.decoder().decode(ErrorBody.self, from: data)
-            throw .http(status: http.statusCode, code: failure?.error, message: failure?.message)
-        }
-        return data
+        return (data, http.statusCode)
+        #endif
     }
 
     /// Sends one request and decodes the 2xx answer as `Response`.

@@ -18,6 +18,10 @@ extension AppContext {
             throw .invalidValue(field: "apps[].id", value: name, reason: "use letters, digits, - and _ only")
         }
         guard !app.environments.isEmpty else { throw .invalidValue(field: "apps.\(name).environments", value: "[]", reason: "accept at least one") }
+        guard app.reconciliationMargin.isFinite, app.reconciliationMargin >= 0 else {
+            throw .invalidValue(
+                field: "apps.\(name).reconciliationMarginSeconds", value: "\(app.reconciliationMargin)", reason: "use zero or more seconds")
+        }
         let catalog = try app.catalog.load(app: name)
         guard catalog.apps.contains(where: { $0.bundleID == app.bundleID }) else {
             throw .catalog(app: name, reason: "declares no app with bundle id \(app.bundleID)")
@@ -70,9 +74,11 @@ extension AppContext {
 
         self.init(
             id: name, bundleID: app.bundleID, appAppleID: appAppleID, environments: app.environments, catalog: catalog,
-            applier: EvidenceApplier(engine: SubscriberEngine(catalog: catalog), transferPolicy: app.transferPolicy),
+            applier: EvidenceApplier(
+                engine: SubscriberEngine(catalog: catalog), transferPolicy: app.transferPolicy,
+                reconciliation: ReconciliationPolicy(margin: app.reconciliationMargin)),
             signedDataVerifiers: verifiers, verifyReceipt: verifyReceipt, receiptVerifier: receiptVerifier, sharedSecret: sharedSecret,
-            serverAPI: try Self.serverAPI(app, environment: environment, transport: transport, now: now),
+            serverAPI: try Self.serverAPI(app, environment: environment, transport: transport),
             offerSigner: try app.promotionalOffers.map { settings throws(ConfigurationError) in
                 PromotionalOfferSignatureCreator(
                     key: try Self.key(settings, field: "apps.\(name).promotionalOffers", environment: environment), bundleID: app.bundleID)
@@ -109,8 +115,10 @@ extension AppContext {
         }
     }
 
+    /// The App Store Server API client; it stamps its tokens with the wall clock, whatever clock the
+    /// server judges subscriptions at, because Apple judges a token by the real time.
     private static func serverAPI(
-        _ app: AppConfiguration, environment: [String: String], transport: any AppStoreHTTPTransport, now: @escaping @Sendable () -> Date
+        _ app: AppConfiguration, environment: [String: String], transport: any AppStoreHTTPTransport
     ) throws(ConfigurationError) -> AppStoreServerAPIClient? {
         guard let settings = app.serverAPI else { return nil }
         let field = "apps.\(app.id).serverAPI"
@@ -122,6 +130,6 @@ extension AppContext {
             configuration: AppStoreServerAPIConfiguration(
                 key: try key(settings, field: field, environment: environment), issuerID: issuerID, bundleID: app.bundleID,
                 environment: target, baseURL: settings.baseURL),
-            transport: transport, now: now)
+            transport: transport, now: { Date() })
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import PerennialCore
 public import PerennialStorage
 
@@ -27,6 +27,9 @@ public struct AppConfiguration: Sendable, Decodable {
     /// When present, client requests must carry a signed app-user token.
     public var userTokens: UserTokenSettings?
     public var webhooks: [WebhookEndpoint]
+    /// How long after a period ends without renewal evidence reconciliation asks Apple (an hour
+    /// by default; a simulator at sandbox speed, where a month lasts minutes, wants seconds).
+    public var reconciliationMargin: TimeInterval
 
     public init(
         id: String,
@@ -41,7 +44,8 @@ public struct AppConfiguration: Sendable, Decodable {
         serverAPI: SigningKeySettings? = nil,
         promotionalOffers: SigningKeySettings? = nil,
         userTokens: UserTokenSettings? = nil,
-        webhooks: [WebhookEndpoint] = []
+        webhooks: [WebhookEndpoint] = [],
+        reconciliationMargin: TimeInterval = ReconciliationPolicy().margin
     ) {
         self.id = id
         self.bundleID = bundleID
@@ -56,6 +60,7 @@ public struct AppConfiguration: Sendable, Decodable {
         self.promotionalOffers = promotionalOffers
         self.userTokens = userTokens
         self.webhooks = webhooks
+        self.reconciliationMargin = reconciliationMargin
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -64,6 +69,7 @@ public struct AppConfiguration: Sendable, Decodable {
         case appAppleID = "appAppleId"
         case catalog, environments, publicKeys, transferPolicy, trustedRoots, receipts, serverAPI, promotionalOffers, userTokens
         case webhooks
+        case reconciliationMargin = "reconciliationMarginSeconds"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -82,7 +88,8 @@ public struct AppConfiguration: Sendable, Decodable {
             serverAPI: try container.decodeIfPresent(SigningKeySettings.self, forKey: .serverAPI),
             promotionalOffers: try container.decodeIfPresent(SigningKeySettings.self, forKey: .promotionalOffers),
             userTokens: try container.decodeIfPresent(UserTokenSettings.self, forKey: .userTokens),
-            webhooks: try container.decodeIfPresent([WebhookEndpoint].self, forKey: .webhooks) ?? [])
+            webhooks: try container.decodeIfPresent([WebhookEndpoint].self, forKey: .webhooks) ?? [],
+            reconciliationMargin: try container.decodeIfPresent(TimeInterval.self, forKey: .reconciliationMargin) ?? ReconciliationPolicy().margin)
     }
 
     /// The same configuration with every relative file path made absolute against `directory`.

@@ -54,7 +54,7 @@ final class SimulatedApple: AppStoreHTTPTransport, @unchecked Sendable {
             guard request.url.host == Self.serverAPIBaseURL.host else { throw UnknownURL(url: request.url) }
             let answer = await responder.respond(
                 to: ServerAPIRequest(method: request.method.rawValue, url: request.url, headers: request.headers, body: request.body ?? Data()),
-                backend: store, now: clock.now, tokenTime: clock.now)
+                backend: store, now: clock.now, tokenTime: Date())
             return AppStoreHTTPResponse(status: answer.status, headers: answer.headers.map { ($0.key, $0.value) }, body: answer.body)
         }
     }
