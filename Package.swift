@@ -217,6 +217,7 @@ let package = Package(
                 "PerennialSimulator",
                 "PerennialAppStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -316,6 +317,7 @@ let package = Package(
             name: "PerennialCLITests",
             dependencies: [
                 "perennial",
+                "PerennialLiveHarness",
                 "PerennialAppStore",
                 "PerennialCore",
                 "PerennialPostgres",

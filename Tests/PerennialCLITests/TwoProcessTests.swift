@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PerennialLiveHarness
 import PerennialPostgres
 import PerennialStorage
 import Testing

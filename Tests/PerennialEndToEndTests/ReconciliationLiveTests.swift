@@ -51,7 +51,7 @@ struct ReconciliationLiveTests {
             let http = LiveHTTP(system: system)
             let renewal = try await Self.buyThenRenewUnheard(http, system: system, asking: asking)
             try await system.advance(by: Self.pastTheMargin)
-            let repaired = try await Self.eventually { try await Self.latestTransaction(http) == renewal }
+            let repaired = try await eventually { try await Self.latestTransaction(http) == renewal }
             #expect(repaired, "the renewal \(renewal) was not reconciled")
             #expect(try await http.subscriber("alice").isActive("standard"))
             let timeline = try await Self.timeline(http)
@@ -72,7 +72,7 @@ struct ReconciliationLiveTests {
             let renewal = try await Self.buyThenRenewUnheard(http, system: system, asking: outage.asking)
             _ = try await http.action(outage.start)
             try await system.advance(by: Self.pastTheMargin)
-            let failed = try await Self.eventually {
+            let failed = try await eventually {
                 try await Self.timeline(http).contains { $0["kind"] as? String == "reconciliationFailed" }
             }
             #expect(failed, "no failed check in the timeline")
@@ -81,7 +81,7 @@ struct ReconciliationLiveTests {
             // Apple recovers; the check is due again after its backoff (a minute of server time).
             _ = try await http.action(outage.end)
             try await system.advance(by: 70)
-            let repaired = try await Self.eventually { try await Self.latestTransaction(http) == renewal }
+            let repaired = try await eventually { try await Self.latestTransaction(http) == renewal }
             #expect(repaired, "the renewal \(renewal) was not reconciled after Apple recovered")
             let failure = try await Self.timeline(http).first { $0["kind"] as? String == "reconciliationFailed" }?["failure"] as? [String: Any]
             #expect((failure?["attempts"] as? Int) == 1)
@@ -130,14 +130,5 @@ struct ReconciliationLiveTests {
     /// Renewal events in the outbox: exactly one, however often Apple was asked.
     static func renewalEvents(_ system: LiveSystem) async throws -> Int {
         try await system.storage.pendingOutbox(limit: 100).filter { $0.event.kind == "renewal" }.count
-    }
-
-    /// Whether `condition` holds within 30 s of wall time (the job polls every 100 ms).
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<300 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
     }
 }

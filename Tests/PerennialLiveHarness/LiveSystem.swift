@@ -47,6 +47,7 @@ public final class LiveSystem: Sendable {
     private let serverPort: Int
     private let configuration: ServerConfiguration
     private let reconciliation: ReconciliationSettings?
+    private let webhookDelivery: WebhookDeliverySettings?
     private let simulatorService: RunningService
     private let server: NIOLockedValueBox<RunningService?>
     private let logger: Logger
@@ -54,7 +55,8 @@ public final class LiveSystem: Sendable {
     private init(
         serverURL: URL, simulatorURL: URL, publicKey: String, adminKey: String, appID: String, bundleID: String,
         simulator: AppStoreSimulator, storage: any SubscriberStorage, userTokenSecret: String?, clock: LiveClock, serverPort: Int,
-        configuration: ServerConfiguration, reconciliation: ReconciliationSettings?, simulatorService: RunningService, logger: Logger
+        configuration: ServerConfiguration, reconciliation: ReconciliationSettings?, webhookDelivery: WebhookDeliverySettings?,
+        simulatorService: RunningService, logger: Logger
     ) {
         self.serverURL = serverURL
         self.simulatorURL = simulatorURL
@@ -69,6 +71,7 @@ public final class LiveSystem: Sendable {
         self.serverPort = serverPort
         self.configuration = configuration
         self.reconciliation = reconciliation
+        self.webhookDelivery = webhookDelivery
         self.simulatorService = simulatorService
         self.server = NIOLockedValueBox(nil)
         self.logger = logger
@@ -87,10 +90,13 @@ public final class LiveSystem: Sendable {
     ///     reconciliation asks through verifyReceipt.
     ///   - reconciliation: the server's reconciliation job (its poll interval is wall time); nil
     ///     turns it off.
+    ///   - webhooks: where the server delivers events, with `webhookDelivery`'s job (retries are
+    ///     due on the server's clock, the simulator's virtual one).
     public static func start(
         transferPolicy: TransferPolicy = .transfer, faults: DeliveryFaults = .none, userTokens: Bool = false,
         catalogJSON: String = LiveCatalog.json, billingGracePeriodDays: Int? = 16, serverAPI: Bool = true,
-        reconciliation: ReconciliationSettings? = ReconciliationSettings()
+        reconciliation: ReconciliationSettings? = ReconciliationSettings(), webhooks: [WebhookEndpoint] = [],
+        webhookDelivery: WebhookDeliverySettings? = WebhookDeliverySettings()
     ) async throws -> LiveSystem {
         var logger = Logger(label: "perennial.live")
         logger.logLevel = .error
@@ -121,6 +127,7 @@ public final class LiveSystem: Sendable {
             pki: simulator.pki, simulatorURL: simulatorURL, catalog: catalog, publicKeys: [SecretValue(publicKey)],
             transferPolicy: transferPolicy, userTokens: userTokenSecret.map { UserTokenSettings(hs256Secret: SecretValue($0)) })
         if !serverAPI { appConfiguration.serverAPI = nil }
+        appConfiguration.webhooks = webhooks
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let storage = try SQLiteStorage(path: directory.appendingPathComponent("perennial.sqlite").path)
@@ -131,7 +138,8 @@ public final class LiveSystem: Sendable {
         let system = LiveSystem(
             serverURL: serverURL, simulatorURL: simulatorURL, publicKey: publicKey, adminKey: adminKey, appID: appID, bundleID: app.bundleID,
             simulator: simulator, storage: storage, userTokenSecret: userTokenSecret, clock: clock, serverPort: serverPort,
-            configuration: configuration, reconciliation: reconciliation, simulatorService: simulatorService, logger: logger)
+            configuration: configuration, reconciliation: reconciliation, webhookDelivery: webhookDelivery,
+            simulatorService: simulatorService, logger: logger)
         do {
             try await system.startServer()
         } catch {
@@ -164,7 +172,7 @@ public final class LiveSystem: Sendable {
         guard server.withLockedValue({ $0 }) == nil else { return }
         let application = try buildApplication(
             configuration: configuration, storage: storage, environment: [:], clock: ServerClock { [clock] in clock.now }, logger: logger,
-            reconciliation: reconciliation)
+            webhookDelivery: webhookDelivery, reconciliation: reconciliation)
         let running = RunningService.run(application, logger: logger)
         server.withLockedValue { $0 = running }
         try await waitUntilServerAnswers(running)

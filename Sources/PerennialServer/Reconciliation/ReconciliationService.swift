@@ -53,7 +53,7 @@ public struct ReconciliationService: Service {
     public func run() async throws {
         try await storage.migrate()
         await backfill()
-        var bucket = TokenBucket(capacity: settings.rateCapacity, ratePerSecond: settings.ratePerSecond, start: clock.now)
+        var bucket = TokenBucket(capacity: settings.rateCapacity, ratePerSecond: settings.ratePerSecond, start: Date())
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let checked = await runOnce(bucket: &bucket)
             guard checked == 0 else { continue }
@@ -64,6 +64,9 @@ public struct ReconciliationService: Service {
     /// One round: starts the sweep if it is time, then claims due checks and runs them one after
     /// the other under the rate limit. Returns how many checks ran. Public so tests and tools can
     /// drive rounds one at a time.
+    ///
+    /// The rate limit runs on the wall clock, not the server's: it protects Apple in real time (a
+    /// server following a simulator's frozen virtual clock would otherwise wait for ever).
     public func runOnce(bucket: inout TokenBucket) async -> Int {
         do {
             if let swept = try await schedule.scheduleSweep(now: clock.now, interval: settings.sweepInterval), swept > 0 {
@@ -81,8 +84,8 @@ public struct ReconciliationService: Service {
             return 0
         }
         for check in checks {
-            while let next = bucket.take(at: clock.now) {
-                try? await Task.sleep(for: .seconds(max(next.timeIntervalSince(clock.now), 0.001)))
+            while let next = bucket.take(at: Date()) {
+                try? await Task.sleep(for: .seconds(max(next.timeIntervalSince(Date()), 0.001)))
                 if Task.isCancelled { return 0 }
             }
             _ = await reconcile(check)

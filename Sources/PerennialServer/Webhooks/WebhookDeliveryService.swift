@@ -112,8 +112,11 @@ public struct WebhookDeliveryService: Service {
     }
 
     /// One POST; nil when the endpoint accepted it (2xx), else why not.
+    ///
+    /// The signature's timestamp is the wall clock's, whatever clock the server judges
+    /// subscriptions at: the receiver checks it against its own real clock to refuse replays.
     private func post(_ body: Data, to target: WebhookTarget) async -> String? {
-        let signature = WebhookSignature(body: body, secret: String(decoding: target.secret, as: UTF8.self), date: clock.now)
+        let signature = WebhookSignature(body: body, secret: String(decoding: target.secret, as: UTF8.self), date: Date())
         let request = AppStoreHTTPRequest(
             method: .post, url: target.url,
             headers: ["Content-Type": "application/json", WebhookSignature.headerName: signature.header, "User-Agent": "perennial"],

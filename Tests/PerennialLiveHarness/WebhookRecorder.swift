@@ -1,18 +1,18 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
 import PerennialServer
 
-/// A webhook endpoint for servers running as separate processes: it records every delivery as it
-/// arrives (before answering, so a delivery whose sender dies mid-request still counts as seen)
-/// and answers 204 after `delay`, which keeps deliveries in flight long enough to kill a sender
-/// in the middle of one.
-actor WebhookRecorder {
+/// A webhook endpoint for servers under test: it records every delivery as it arrives (before
+/// answering, so a delivery whose sender dies mid-request still counts as seen) and answers 204
+/// after `delay`, which keeps deliveries in flight long enough to kill a sender in the middle of
+/// one. While ``isDown``, it answers 503 and records nothing, as a receiver that is down.
+public actor WebhookRecorder {
     /// One request as the receiver saw it.
-    struct Delivery: Sendable {
-        let eventID: String
-        let appUserID: String
-        let transactionID: String?
-        let signatureIsValid: Bool
+    public struct Delivery: Sendable {
+        public let eventID: String
+        public let appUserID: String
+        public let transactionID: String?
+        public let signatureIsValid: Bool
     }
 
     /// The parts of the body the tests check (docs/webhooks.md).
@@ -26,23 +26,33 @@ actor WebhookRecorder {
         let event: Event
     }
 
-    let secret: String
-    let delay: Duration
-    private(set) var deliveries: [Delivery] = []
+    public let secret: String
+    public let delay: Duration
+    public private(set) var deliveries: [Delivery] = []
     /// Event ids whose request arrived and has not been answered yet.
-    private(set) var inFlight: Set<String> = []
+    public private(set) var inFlight: Set<String> = []
     /// Bodies that were not a webhook payload.
-    private(set) var unreadable = 0
+    public private(set) var unreadable = 0
+    /// Whether requests are refused with 503.
+    public private(set) var isDown = false
+    /// Requests refused while down.
+    public private(set) var refused = 0
 
-    init(secret: String, delay: Duration) {
+    public init(secret: String, delay: Duration) {
         self.secret = secret
         self.delay = delay
     }
 
+    /// Takes the receiver down (503 to everything) or brings it back.
+    public func setDown(_ down: Bool) {
+        isDown = down
+    }
+
     /// The application serving `POST /hooks`.
-    nonisolated func application() -> some ApplicationProtocol {
+    public nonisolated func application() -> some ApplicationProtocol {
         let router = Router()
         router.post("/hooks") { request, _ -> Response in
+            if await self.refuseWhileDown() { return Response(status: .serviceUnavailable) }
             let body = try await request.body.collect(upTo: 1 << 20)
             let bytes = Data(body.readableBytesView)
             let signature = request.headers.first { $0.name.canonicalName == WebhookSignature.headerName.lowercased() }?.value
@@ -52,6 +62,11 @@ actor WebhookRecorder {
             return Response(status: .noContent)
         }
         return Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    private func refuseWhileDown() -> Bool {
+        if isDown { refused += 1 }
+        return isDown
     }
 
     private func arrived(_ bytes: Data, signature: String?) -> String? {
