@@ -50,12 +50,16 @@ public struct LoadRunner: Sendable {
         case .receipts, .notifications: break
         }
         let receipts = settings.scenario == .receipts ? try await buyReceipts(users, client: client) : []
-        let minted = try premint()
         let trivial = PhaseSamples(workers: settings.concurrency)
         let measured = PhaseSamples(workers: settings.concurrency)
+        var minted = [MintedBodies](repeating: MintedBodies(), count: settings.concurrency)
+        var mostInARound = 0
         for _ in 0..<settings.rounds {
             await phase(client: client, into: trivial) { worker, _ in request(.GET, worker, "health/live") }
+            let before = measured.nextIndices
+            minted = try await topUp(minted, from: before, count: max(settings.premint / max(settings.concurrency, 1), mostInARound * 3 / 2))
             await phase(client: client, into: measured, make: scenarioRequest(minted: minted, users: users, receipts: receipts, run: run))
+            mostInARound = max(mostInARound, zip(measured.nextIndices, before).map { $0 - $1 }.max() ?? 0)
         }
         return LoadComparison(scenario: settings.scenario, trivial: trivial.summary(), measured: measured.summary())
     }
@@ -87,21 +91,31 @@ public struct LoadRunner: Sendable {
         }
     }
 
-    /// Signs each worker's first notifications and transactions before the clock starts, so the
-    /// load tool's own signing does not compete with the server for the CPU while it is measured;
-    /// a worker that uses up its share signs the rest as it goes.
-    private func premint() throws -> [MintedBodies] {
-        let perWorker = settings.premint / max(settings.concurrency, 1)
-        return try (0..<settings.concurrency).map { _ in
-            var minted = MintedBodies()
-            for index in 0..<perWorker {
-                switch settings.scenario.kind(ofRequest: index) {
-                case .notification: minted.bodies[index] = try traffic.notificationBody(now: Date())
-                case .transaction: minted.bodies[index] = try traffic.transactionBody(now: Date())
-                case .read, .receipt: break
+    /// Signs each worker's next `count` notifications and transactions before a round's clock
+    /// starts, in parallel, dropping the ones already sent: the load tool's own signing then does
+    /// not compete with the server for the CPU while it is measured. `count` follows the busiest
+    /// round so far (a worker that still runs out signs the rest as it goes).
+    private func topUp(_ minted: [MintedBodies], from next: [Int], count: Int) async throws -> [MintedBodies] {
+        let scenario = settings.scenario
+        let traffic = traffic
+        return try await withThrowingTaskGroup(of: (Int, MintedBodies).self) { group in
+            for (worker, bodies) in minted.enumerated() {
+                group.addTask {
+                    var bodies = bodies
+                    bodies.bodies = bodies.bodies.filter { $0.key >= next[worker] }
+                    for index in next[worker]..<(next[worker] + count) where bodies.bodies[index] == nil {
+                        switch scenario.kind(ofRequest: index) {
+                        case .notification: bodies.bodies[index] = try traffic.notificationBody(now: Date())
+                        case .transaction: bodies.bodies[index] = try traffic.transactionBody(now: Date())
+                        case .read, .receipt: break
+                        }
+                    }
+                    return (worker, bodies)
                 }
             }
-            return minted
+            var result = minted
+            for try await (worker, bodies) in group { result[worker] = bodies }
+            return result
         }
     }
 

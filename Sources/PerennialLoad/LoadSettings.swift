@@ -22,7 +22,8 @@ public struct LoadSettings: Sendable {
     public var simulatorURL: URL
     /// Users created in the warm-up for reads and receipts.
     public var users: Int
-    /// Signed bodies minted before the timed phase, shared among the workers.
+    /// Signed bodies minted before the first round, shared among the workers (later rounds mint
+    /// half again what the busiest round used).
     public var premint: Int
 
     /// Settings for the demo app of `perennial serve --simulator`.

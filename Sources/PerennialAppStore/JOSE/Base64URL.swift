@@ -15,36 +15,52 @@ public enum Base64URL {
 
     /// Decodes unpadded (or padded) base64url; nil when the text is not base64url, including text
     /// in the standard alphabet (`+`, `/`), which a JWS never carries.
-    ///
-    /// A table-driven loop over the UTF-8 bytes: going through Foundation's standard-alphabet
-    /// decoder costs an extra copy and string conversion per segment, and every notification
-    /// decodes a dozen segments of several kilobytes.
     public static func decode(_ text: some StringProtocol) -> Data? {
-        var text = String(text)  // one conversion, then a contiguous UTF-8 buffer
-        return text.withUTF8 { bytes -> Data? in
-            var end = bytes.count
-            while end > 0, bytes[end - 1] == UInt8(ascii: "=") { end -= 1 }
-            guard end % 4 != 1 else { return nil }
-            var output = Data(count: end * 3 / 4)
-            let decoded = output.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) -> Bool in
-                var accumulator: UInt32 = 0
-                var bits = 0
+        decode(utf8: text.utf8)
+    }
+
+    /// Decodes the UTF-8 bytes of unpadded (or padded) base64url, such as a segment of a compact
+    /// JWS still in its request buffer, without first making a `String` of it.
+    ///
+    /// Every notification decodes a dozen segments of several kilobytes, so this is a table-driven
+    /// loop over contiguous bytes, four characters at a time, rather than a detour through
+    /// Foundation's standard-alphabet decoder (an extra copy and string conversion per segment).
+    public static func decode<Bytes: Collection<UInt8>>(utf8 bytes: Bytes) -> Data? {
+        if let decoded = bytes.withContiguousStorageIfAvailable(decode(buffer:)) { return decoded }
+        return Array(bytes).withUnsafeBufferPointer(decode(buffer:))
+    }
+
+    private static func decode(buffer bytes: UnsafeBufferPointer<UInt8>) -> Data? {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        let tail = end % 4
+        guard tail != 1 else { return nil }
+        var output = Data(count: end / 4 * 3 + max(tail - 1, 0))
+        let decoded = output.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) -> Bool in
+            let out = raw.bindMemory(to: UInt8.self)
+            return sextets.withUnsafeBufferPointer { table -> Bool in
+                var index = 0
                 var written = 0
-                for index in 0..<end {
-                    let value = sextets[Int(bytes[index])]
-                    guard value < 64 else { return false }
-                    accumulator = accumulator << 6 | UInt32(value)
-                    bits += 6
-                    if bits >= 8 {
-                        bits -= 8
-                        out[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
-                        written += 1
-                    }
+                while index + 4 <= end {
+                    let a = table[Int(bytes[index])], b = table[Int(bytes[index + 1])]
+                    let c = table[Int(bytes[index + 2])], d = table[Int(bytes[index + 3])]
+                    guard (a | b | c | d) < 64 else { return false }
+                    out[written] = a << 2 | b >> 4
+                    out[written + 1] = b << 4 | c >> 2
+                    out[written + 2] = c << 6 | d
+                    index += 4
+                    written += 3
                 }
+                guard tail > 0 else { return true }
+                let a = table[Int(bytes[index])], b = table[Int(bytes[index + 1])]
+                let c = tail == 3 ? table[Int(bytes[index + 2])] : 0
+                guard (a | b | c) < 64 else { return false }
+                out[written] = a << 2 | b >> 4
+                if tail == 3 { out[written + 1] = b << 4 | c >> 2 }
                 return true
             }
-            return decoded ? output : nil
         }
+        return decoded ? output : nil
     }
 
     /// The value of each byte in the base64url alphabet; 255 for every other byte.

@@ -73,7 +73,7 @@ struct CompactJWS {
     }
 
     private static func decode(_ segment: ArraySlice<UInt8>, segment name: String) throws(JWSVerificationError) -> Data {
-        guard let data = Base64URL.decode(String(decoding: segment, as: UTF8.self)) else {
+        guard let data = Base64URL.decode(utf8: segment) else {
             throw .malformed("the \(name) segment is not base64url")
         }
         return data

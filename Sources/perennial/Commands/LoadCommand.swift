@@ -40,7 +40,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Users created in the warm-up for reads and receipts.")
     var users = 100
 
-    @Option(help: "Signed notifications and transactions minted before the clock starts (the rest are signed during the run).")
+    @Option(help: "Signed notifications and transactions minted before the first round's clock starts; later rounds mint half again what the busiest round used.")
     var premint = 5_000
 
     @Option(help: "The app id in the server's URLs.")
