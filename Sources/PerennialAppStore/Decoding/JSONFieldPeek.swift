@@ -12,12 +12,19 @@ public import Foundation
 /// that), and keys are compared as written: Apple's keys are plain ASCII and never escaped.
 public enum JSONFieldPeek {
     /// Why a field could not be read.
-    public enum Failure: Error, Equatable, Sendable {
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// The bytes are not a JSON object, or break off before it ends; the offset is where the
         /// walk stopped.
         case malformed(offset: Int)
         /// The value is not of the type asked for; the offset is where it starts.
         case wrongType(offset: Int)
+
+        public var description: String {
+            switch self {
+            case .malformed(let offset): "not one JSON object (stopped at byte \(offset))"
+            case .wrongType(let offset): "the value at byte \(offset) has the wrong type"
+            }
+        }
     }
 
     /// The value of each path (object keys from the top level down) as a byte range of `json`, nil

@@ -17,20 +17,21 @@ struct CompactJWS {
     /// Splits `compact` into exactly three non-empty segments.
     init(_ compact: String) throws(JWSVerificationError) {
         let bytes = Array(compact.utf8)
-        var dots: [Int] = []
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") {
-            dots.append(offset)
-            if dots.count > 2 { break }
+        let dots = bytes.withUnsafeBufferPointer { buffer -> (first: Int?, second: Int?, third: Int?) in
+            let first = buffer.firstIndex(of: UInt8(ascii: "."))
+            let second = first.flatMap { buffer[($0 + 1)...].firstIndex(of: UInt8(ascii: ".")) }
+            return (first, second, second.flatMap { buffer[($0 + 1)...].firstIndex(of: UInt8(ascii: ".")) })
         }
-        guard dots.count == 2 else {
-            throw .malformed("a compact JWS has 3 dot-separated segments, found \(min(dots.count, 3) + 1)\(dots.count > 2 ? " or more" : "")")
+        guard let firstDot = dots.first, let secondDot = dots.second, dots.third == nil else {
+            let found = [dots.first, dots.second, dots.third].compactMap { $0 }.count
+            throw .malformed("a compact JWS has 3 dot-separated segments, found \(found + 1)\(found > 2 ? " or more" : "")")
         }
-        guard dots[0] > 0, dots[1] > dots[0] + 1, dots[1] < bytes.count - 1 else {
+        guard firstDot > 0, secondDot > firstDot + 1, secondDot < bytes.count - 1 else {
             throw .malformed("a compact JWS segment is empty")
         }
         self.bytes = bytes
-        self.firstDot = dots[0]
-        self.secondDot = dots[1]
+        self.firstDot = firstDot
+        self.secondDot = secondDot
     }
 
     /// The base64url text of the header, which is also the identity of its certificate chain.

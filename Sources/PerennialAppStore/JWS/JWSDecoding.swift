@@ -26,6 +26,12 @@ public enum JWSDecoding {
         return (try jws.header(), try jws.payload())
     }
 
+    /// The payload bytes of `compact`, unverified, without reading its header: for a hint taken
+    /// before verification (such as the environment a payload claims, which picks the verifier).
+    public static func unverifiedPayload(of compact: String) throws(JWSVerificationError) -> Data {
+        try CompactJWS(compact).payload()
+    }
+
     /// Every part of `compact`, unverified, so a caller that holds the signer's public key (an API
     /// token or offer signature Perennial made itself) checks the signature with the same parser
     /// the verifier uses rather than a second one.

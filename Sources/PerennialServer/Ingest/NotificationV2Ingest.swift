@@ -9,17 +9,15 @@ public enum NotificationV2Ingest {
     /// bundle id, environment (one the app accepts) and, in production, app Apple id. The
     /// idempotency key is the `notificationUUID`, so Apple's retries apply once.
     public static func verify(body: Data, app: AppContext, now: Date) async throws(IngestError) -> NotificationEvidence {
-        let signedPayload: String
+        // The one field is peeked rather than decoded: the body is kilobytes of JWS that
+        // `JSONDecoder` would scan character by character on its way to a `String`.
+        let peeked: String?
         do {
-            guard let signed = try JSONDecoder().decode(ResponseBodyV2.self, from: body).signedPayload else {
-                throw IngestError.malformedRequest("no signedPayload")
-            }
-            signedPayload = signed
-        } catch let error as IngestError {
-            throw error
+            peeked = try JSONFieldPeek.string(at: ["signedPayload"], in: body)
         } catch {
             throw .malformedRequest("the body is not {\"signedPayload\": …}: \(error)")
         }
+        guard let signedPayload = peeked else { throw .malformedRequest("no signedPayload") }
         let verifier = try SignedPayloadEnvironment.verifier(for: signedPayload, app: app)
         let notification: VerifiedNotification
         do throws(SignedDataVerificationError) {

@@ -14,11 +14,7 @@ enum SignedPayloadEnvironment {
 
     /// The claimed environment, nil when the payload names none or is not a JWS.
     static func claimed(by signed: String) -> AppStoreEnvironment? {
-        let utf8 = signed.utf8
-        guard let firstDot = utf8.firstIndex(of: UInt8(ascii: ".")),
-            let secondDot = utf8[utf8.index(after: firstDot)...].firstIndex(of: UInt8(ascii: ".")),
-            let payload = Base64URL.decode(utf8: utf8[utf8.index(after: firstDot)..<secondDot])
-        else { return nil }
+        guard let payload = try? JWSDecoding.unverifiedPayload(of: signed) else { return nil }
         return (try? JSONFieldPeek.firstString(at: paths, in: payload)).flatMap { $0.map(AppStoreEnvironment.init(rawValue:)) }
     }
 
