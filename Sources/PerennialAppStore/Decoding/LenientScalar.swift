@@ -15,16 +15,19 @@ public enum LenientScalar: Hashable, Sendable, Codable, CustomStringConvertible 
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // The forms are disjoint except that an integer also reads as a Double, so the order only
+        // puts Int64 before Double; beyond that it follows frequency, because each form that does
+        // not match costs a thrown `DecodingError` (strings are most fields of Apple's payloads).
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else {
             throw DecodingError.typeMismatch(
                 LenientScalar.self,
