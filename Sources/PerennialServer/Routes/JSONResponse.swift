@@ -18,6 +18,12 @@ enum JSONResponse {
         return raw(data, status: status)
     }
 
+    /// The subscriber answer, written by hand (``SubscriberResponse/apiJSON()``): it answers every
+    /// read and every purchase.
+    static func make(_ value: SubscriberResponse, status: HTTPResponse.Status = .ok) -> Response {
+        raw(value.apiJSON(), status: status)
+    }
+
     static func raw(_ data: Data, status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"

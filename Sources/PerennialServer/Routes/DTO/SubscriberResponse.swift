@@ -81,7 +81,9 @@ public struct SubscriberResponse: Codable, Equatable, Sendable {
     public var serverTime: Date
     public var subscriber: Subscriber
     public var transfer: Transfer?
+}
 
+extension SubscriberResponse {
     /// Renders `view` (computed at `serverTime`) for `user`.
     public init(user: AppUserID, view: SubscriberView, serverTime: Date, previousOwner: AppUserID? = nil) {
         self.serverTime = serverTime

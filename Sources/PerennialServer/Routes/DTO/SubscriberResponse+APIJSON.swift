@@ -1,0 +1,66 @@
+import Foundation
+
+extension SubscriberResponse {
+    /// The answer's JSON, written by ``APIJSONWriter``: byte for byte what `APIJSON.encoder()`
+    /// makes of this value (a test holds them equal), several times faster, because every read
+    /// and every purchase is answered with it.
+    func apiJSON() -> Data {
+        var writer = APIJSONWriter()
+        writer.object { response in
+            response.field("serverTime") { $0.date(serverTime) }
+            response.field("subscriber") { $0.subscriber(subscriber) }
+            if let transfer {
+                response.field("transfer") { writer in writer.object { $0.field("previousOwner") { $0.string(transfer.previousOwner) } } }
+            }
+        }
+        return writer.data
+    }
+}
+
+extension APIJSONWriter {
+    fileprivate mutating func subscriber(_ subscriber: SubscriberResponse.Subscriber) {
+        object { fields in
+            fields.field("appUserId") { $0.string(subscriber.appUserId) }
+            fields.field("entitlements") { $0.object(sorting: subscriber.entitlements) { $0.entitlement($1) } }
+            fields.field("purchases") { $0.array(subscriber.purchases) { $0.purchase($1) } }
+            fields.field("subscriptions") { $0.array(subscriber.subscriptions) { $0.subscription($1) } }
+        }
+    }
+
+    private mutating func entitlement(_ entitlement: SubscriberResponse.Entitlement) {
+        object { fields in
+            fields.field("expiresDate") { $0.date(entitlement.expiresDate) }
+            fields.field("isActive") { $0.bool(entitlement.isActive) }
+            fields.field("originalTransactionId") { $0.string(entitlement.originalTransactionId) }
+            fields.field("productId") { $0.string(entitlement.productId) }
+            fields.field("transactionId") { $0.string(entitlement.transactionId) }
+        }
+    }
+
+    private mutating func purchase(_ purchase: SubscriberResponse.Purchase) {
+        object { fields in
+            // Synthesized `Encodable` leaves a nil `expiresDate` out rather than writing `null`.
+            if let expires = purchase.expiresDate { fields.field("expiresDate") { $0.date(expires) } }
+            fields.field("isActive") { $0.bool(purchase.isActive) }
+            fields.field("originalTransactionId") { $0.string(purchase.originalTransactionId) }
+            fields.field("productId") { $0.string(purchase.productId) }
+            fields.field("purchaseDate") { $0.date(purchase.purchaseDate) }
+            fields.field("transactionId") { $0.string(purchase.transactionId) }
+        }
+    }
+
+    private mutating func subscription(_ subscription: SubscriberResponse.Subscription) {
+        object { fields in
+            fields.field("accessExpiresDate") { $0.date(subscription.accessExpiresDate) }
+            fields.field("environment") { $0.string(subscription.environment) }
+            fields.field("expiresDate") { $0.date(subscription.expiresDate) }
+            fields.field("groupId") { $0.string(subscription.groupId) }
+            fields.field("originalTransactionId") { $0.string(subscription.originalTransactionId) }
+            fields.field("periodType") { $0.string(subscription.periodType) }
+            fields.field("productId") { $0.string(subscription.productId) }
+            fields.field("renewalProductId") { $0.string(subscription.renewalProductId) }
+            fields.field("status") { $0.string(subscription.status) }
+            fields.field("willRenew") { $0.bool(subscription.willRenew) }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import PerennialCore
+import Testing
+
+@testable import PerennialServer
+
+/// The subscriber answer is written by hand for speed; `APIJSON.encoder()` applied to the same
+/// value stays the reference, and the two must agree byte for byte on every shape of answer.
+struct APIJSONWriterTests {
+    @Test(arguments: 0..<200)
+    func datesAreWrittenAsTheISO8601FormatStyleWritesThem(seed: UInt64) {
+        var generator = SeededRandomNumberGenerator(seed: seed)
+        // 1900 to 2200, with sub-millisecond fractions on both sides of the epoch.
+        let date = Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...7_258_118_400, using: &generator))
+        #expect(APIJSON.string(from: date) == date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+
+    @Test(arguments: [0, -0.0004, -1.5, 951_782_400, 951_868_799.9999, 4_107_542_400, 1_700_000_000.1239, 253_402_300_799.999])
+    func edgeInstantsAreWrittenAsTheISO8601FormatStyleWritesThem(interval: Double) {
+        let date = Date(timeIntervalSince1970: interval)
+        #expect(APIJSON.string(from: date) == date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+
+    @Test(arguments: 0..<100)
+    func theSubscriberAnswerMatchesItsEncodableForm(seed: UInt64) throws {
+        var generator = SeededRandomNumberGenerator(seed: seed)
+        let response = Self.response(using: &generator)
+        let reference = try APIJSON.encoder().encode(response)
+        #expect(String(decoding: response.apiJSON(), as: UTF8.self) == String(decoding: reference, as: UTF8.self))
+    }
+
+    private static func response(using generator: inout SeededRandomNumberGenerator) -> SubscriberResponse {
+        func text() -> String {
+            ["pro", "Pro", "_x", "a10", "a9", "quote\"back\\slash/", "line\nfeed\ttab\u{1}\u{1f}\u{7f}", "ünïcødé 😀", ""]
+                .randomElement(using: &generator)!
+        }
+        func date() -> Date { Date(timeIntervalSince1970: Double.random(in: 1_500_000_000...2_000_000_000, using: &generator)) }
+        func maybeDate() -> Date? { Bool.random(using: &generator) ? date() : nil }
+        var entitlements: [String: SubscriberResponse.Entitlement] = [:]
+        for _ in 0..<Int.random(in: 0...4, using: &generator) {
+            entitlements[text()] = .init(
+                isActive: Bool.random(using: &generator), productId: text(), expiresDate: maybeDate(),
+                originalTransactionId: text(), transactionId: text())
+        }
+        let subscriptions = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+            SubscriberResponse.Subscription(
+                originalTransactionId: text(), productId: text(), groupId: Bool.random(using: &generator) ? text() : nil,
+                status: text(), expiresDate: date(), accessExpiresDate: maybeDate(), willRenew: Bool.random(using: &generator),
+                periodType: text(), renewalProductId: Bool.random(using: &generator) ? text() : nil, environment: text())
+        }
+        let purchases = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+            SubscriberResponse.Purchase(
+                productId: text(), transactionId: text(), originalTransactionId: text(), purchaseDate: date(), expiresDate: maybeDate(),
+                isActive: Bool.random(using: &generator))
+        }
+        let response = SubscriberResponse(
+            serverTime: date(),
+            subscriber: .init(appUserId: text(), entitlements: entitlements, subscriptions: subscriptions, purchases: purchases),
+            transfer: Bool.random(using: &generator) ? .init(previousOwner: text()) : nil)
+        return response
+    }
+}
