@@ -12,12 +12,15 @@ public struct LoadComparison: Hashable, Sendable {
     public let trivial: LatencySummary
     /// The scenario's traffic.
     public let measured: LatencySummary
+    /// Webhook delivery of the renewals, when the run listened for it (`--webhook-port`).
+    public let webhooks: WebhookFigures?
 
     /// A comparison.
-    public init(scenario: LoadScenario, trivial: LatencySummary, measured: LatencySummary) {
+    public init(scenario: LoadScenario, trivial: LatencySummary, measured: LatencySummary, webhooks: WebhookFigures? = nil) {
         self.scenario = scenario
         self.trivial = trivial
         self.measured = measured
+        self.webhooks = webhooks
     }
 
     /// The scenario's throughput as a share of the trivial route's.
@@ -31,7 +34,8 @@ public struct LoadComparison: Hashable, Sendable {
         scenario.target.map { throughputRatio >= $0.minimumThroughputRatio && p99Ratio <= $0.maximumP99Ratio }
     }
 
-    /// The table: a header, the trivial row, the scenario row, then the ratios against the target.
+    /// The table: a header, the trivial row, the scenario row, then the ratios against the target
+    /// and, when measured, webhook delivery.
     public func render() -> String {
         var lines = [
             Self.row("route", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "errors"),
@@ -47,7 +51,7 @@ public struct LoadComparison: Hashable, Sendable {
         } else {
             lines.append(ratios + " (no target)")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n") + "\n" + (webhooks?.render() ?? "")
     }
 
     private static func row(_ label: String, _ summary: LatencySummary) -> String {

@@ -43,13 +43,21 @@ public struct LoadRunner: Sendable {
     }
 
     private func measure(client: HTTPClient) async throws -> LoadComparison {
+        var receiver: (tally: WebhookTally, task: Task<Void, any Error>)?
+        if let port = settings.webhookPort {
+            let tally = WebhookTally()
+            receiver = (tally, try await WebhookReceiver.start(port: port, tally: tally))
+        }
+        defer { receiver?.task.cancel() }
         let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         let users = (0..<max(settings.users, 1)).map { "load-\(run)-\($0)" }
+        let originals = users.map { _ in LoadTraffic.newOriginalTransactionID() }
         switch settings.scenario {
-        case .reads, .mixed: try await createSubscribers(users, client: client)
+        case .reads, .mixed, .renewals: try await createSubscribers(users, originals: originals, client: client)
         case .receipts, .notifications: break
         }
         let receipts = settings.scenario == .receipts ? try await buyReceipts(users, client: client) : []
+        let requests = ScenarioRequests(runner: self, run: run, users: users, originals: originals, receipts: receipts)
         let trivial = PhaseSamples(workers: settings.concurrency)
         let measured = PhaseSamples(workers: settings.concurrency)
         var minted = [MintedBodies](repeating: MintedBodies(), count: settings.concurrency)
@@ -57,58 +65,44 @@ public struct LoadRunner: Sendable {
         for _ in 0..<settings.rounds {
             await phase(client: client, into: trivial) { worker, _ in request(.GET, worker, "health/live") }
             let before = measured.nextIndices
-            minted = try await topUp(minted, from: before, count: max(settings.premint / max(settings.concurrency, 1), mostInARound * 3 / 2))
-            await phase(client: client, into: measured, make: scenarioRequest(minted: minted, users: users, receipts: receipts, run: run))
+            minted = try await topUp(minted, from: before, count: max(settings.premint / max(settings.concurrency, 1), mostInARound * 3 / 2), requests)
+            let round = minted
+            await phase(client: client, into: measured) { worker, index in try requests.request(worker, index, minted: round[worker]) }
             mostInARound = max(mostInARound, zip(measured.nextIndices, before).map { $0 - $1 }.max() ?? 0)
         }
-        return LoadComparison(scenario: settings.scenario, trivial: trivial.summary(), measured: measured.summary())
+        let summary = measured.summary()
+        var webhooks: WebhookFigures?
+        if let receiver { webhooks = await Self.webhookFigures(receiver.tally, accepted: summary.requests - summary.errors) }
+        return LoadComparison(scenario: settings.scenario, trivial: trivial.summary(), measured: summary, webhooks: webhooks)
     }
 
-    /// The scenario's request for a (worker, request index): preminted when there is one.
-    private func scenarioRequest(
-        minted: [MintedBodies], users: [String], receipts: [String], run: String
-    ) -> @Sendable (_ worker: Int, _ index: Int) throws -> HTTPClientRequest {
-        { worker, index in
-            let kind = settings.scenario.kind(ofRequest: index)
-            if let body = minted[worker].body(kind, index: index) {
-                let path = kind == .notification ? "apple/notifications/v2/\(settings.appID)" : "v1/subscribers/load-\(run)-w\(worker)-\(index)/transactions"
-                return request(.POST, worker, path, body: body, authorized: kind == .transaction)
-            }
-            switch kind {
-            case .read:
-                return request(.GET, worker, "v1/subscribers/\(users[(worker &* 7_919 &+ index) % users.count])", authorized: true)
-            case .receipt:
-                let pick = (worker &* 7_919 &+ index) % users.count
-                return request(
-                    .POST, worker, "v1/subscribers/\(users[pick])/receipts", body: #"{"receipt":"\#(receipts[pick])"}"#, authorized: true)
-            case .notification:
-                return request(.POST, worker, "apple/notifications/v2/\(settings.appID)", body: try traffic.notificationBody(now: Date()))
-            case .transaction:
-                return request(
-                    .POST, worker, "v1/subscribers/load-\(run)-w\(worker)-\(index)/transactions",
-                    body: try traffic.transactionBody(now: Date()), authorized: true)
-            }
+    /// Waits (up to a minute) for the `accepted` renewal events to reach the receiver and says
+    /// how far behind delivery was when the last round ended.
+    private static func webhookFigures(_ tally: WebhookTally, accepted: Int) async -> WebhookFigures {
+        let clock = ContinuousClock()
+        let end = clock.now
+        while tally.count < accepted, clock.now - end < .seconds(60) {
+            try? await Task.sleep(for: .milliseconds(20))
         }
+        let (arrivals, repeats) = tally.arrivals()
+        let drain = accepted <= arrivals.count ? max(0, Double(LoadRunner.nanoseconds(arrivals[max(accepted, 1) - 1] - end)) / 1e9) : nil
+        return WebhookFigures(
+            accepted: accepted, deliveredByEnd: arrivals.filter { $0 <= end }.count, delivered: arrivals.count, repeats: repeats,
+            drainSeconds: accepted == 0 ? 0 : drain)
     }
 
-    /// Signs each worker's next `count` notifications and transactions before a round's clock
-    /// starts, in parallel, dropping the ones already sent: the load tool's own signing then does
-    /// not compete with the server for the CPU while it is measured. `count` follows the busiest
-    /// round so far (a worker that still runs out signs the rest as it goes).
-    private func topUp(_ minted: [MintedBodies], from next: [Int], count: Int) async throws -> [MintedBodies] {
-        let scenario = settings.scenario
-        let traffic = traffic
-        return try await withThrowingTaskGroup(of: (Int, MintedBodies).self) { group in
+    /// Signs each worker's next `count` bodies (notifications, renewals, transactions) before a
+    /// round's clock starts, in parallel, dropping the ones already sent: the load tool's own
+    /// signing then does not compete with the server for the CPU while it is measured. `count`
+    /// follows the busiest round so far (a worker that still runs out signs the rest as it goes).
+    private func topUp(_ minted: [MintedBodies], from next: [Int], count: Int, _ requests: ScenarioRequests) async throws -> [MintedBodies] {
+        try await withThrowingTaskGroup(of: (Int, MintedBodies).self) { group in
             for (worker, bodies) in minted.enumerated() {
                 group.addTask {
                     var bodies = bodies
                     bodies.bodies = bodies.bodies.filter { $0.key >= next[worker] }
                     for index in next[worker]..<(next[worker] + count) where bodies.bodies[index] == nil {
-                        switch scenario.kind(ofRequest: index) {
-                        case .notification: bodies.bodies[index] = try traffic.notificationBody(now: Date())
-                        case .transaction: bodies.bodies[index] = try traffic.transactionBody(now: Date())
-                        case .read, .receipt: break
-                        }
+                        bodies.bodies[index] = try requests.body(worker, index)
                     }
                     return (worker, bodies)
                 }
@@ -160,10 +154,12 @@ public struct LoadRunner: Sendable {
             nextIndices: workers.sorted { $0.worker < $1.worker }.map(\.next))
     }
 
-    /// Posts one signed transaction per user, so reads find real subscribers.
-    private func createSubscribers(_ users: [String], client: HTTPClient) async throws {
-        try await forEach(users) { worker, user in
-            let body = try traffic.transactionBody(now: Date())
+    /// Posts one signed transaction per user (the subscription `originals` holds at the same
+    /// position), so reads find real subscribers and renewals renew something.
+    private func createSubscribers(_ users: [String], originals: [String], client: HTTPClient) async throws {
+        try await forEach(Array(zip(users, originals))) { worker, pair in
+            let (user, original) = pair
+            let body = try traffic.transactionBody(originalTransactionID: original, now: Date())
             let (status, _) = try await Self.exchange(
                 request(.POST, worker, "v1/subscribers/\(user)/transactions", body: body, authorized: true), client: client)
             guard (200..<300).contains(status) else { throw LoadError.warmUpRefused(step: "POST transactions for \(user)", status: status) }
@@ -197,7 +193,9 @@ public struct LoadRunner: Sendable {
     }
 
     /// Runs `body` for every element with `settings.concurrency` in flight.
-    private func forEach(_ elements: [String], _ body: @escaping @Sendable (_ worker: Int, _ element: String) async throws -> Void) async throws {
+    private func forEach<Element: Sendable>(
+        _ elements: [Element], _ body: @escaping @Sendable (_ worker: Int, _ element: Element) async throws -> Void
+    ) async throws {
         let concurrency = settings.concurrency
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<max(concurrency, 1) {
@@ -212,7 +210,7 @@ public struct LoadRunner: Sendable {
     }
 
     /// A request to the server instance `worker` is assigned to.
-    private func request(_ method: HTTPMethod, _ worker: Int, _ path: String, body: String? = nil, authorized: Bool = false) -> HTTPClientRequest {
+    func request(_ method: HTTPMethod, _ worker: Int, _ path: String, body: String? = nil, authorized: Bool = false) -> HTTPClientRequest {
         let target = settings.targets[worker % settings.targets.count]
         var request = HTTPClientRequest(url: target.absoluteString.trimmingSuffix("/") + "/" + path)
         request.method = method
@@ -234,7 +232,7 @@ public struct LoadRunner: Sendable {
         return (response.status.code, Data(body.readableBytesView))
     }
 
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
         return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds / 1_000_000_000))
     }
@@ -245,12 +243,8 @@ public struct LoadRunner: Sendable {
 }
 
 /// One worker's signed bodies, by request index.
-private struct MintedBodies: Sendable {
+struct MintedBodies: Sendable {
     var bodies: [Int: String] = [:]
-
-    func body(_ kind: LoadRequestKind, index: Int) -> String? {
-        kind == .notification || kind == .transaction ? bodies[index] : nil
-    }
 }
 
 /// The warm-up's receipts, filled by concurrent tasks.

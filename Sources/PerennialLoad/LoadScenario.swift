@@ -2,6 +2,10 @@
 public enum LoadScenario: String, CaseIterable, Sendable {
     /// Signed V2 notifications, each about a new subscription: verify, apply, outbox.
     case notifications
+    /// Signed DID_RENEW notifications for the warm-up's subscribers: verify, apply, the
+    /// subscriber's view recomputed, a `renewal` event in the outbox (and delivered to the
+    /// webhook receiver with `--webhook-port`).
+    case renewals
     /// App receipts posted by devices; the server verifies them through the simulator's
     /// verifyReceipt, so this measures both.
     case receipts
@@ -13,7 +17,7 @@ public enum LoadScenario: String, CaseIterable, Sendable {
     /// What the route must reach against the trivial route; nil where the project sets none.
     public var target: LoadTarget? {
         switch self {
-        case .notifications: LoadTarget(minimumThroughputRatio: 0.40, maximumP99Ratio: 2.0)
+        case .notifications, .renewals: LoadTarget(minimumThroughputRatio: 0.40, maximumP99Ratio: 2.0)
         case .reads: LoadTarget(minimumThroughputRatio: 0.70, maximumP99Ratio: 1.5)
         case .receipts, .mixed: nil
         }
@@ -24,6 +28,7 @@ public enum LoadScenario: String, CaseIterable, Sendable {
     public func kind(ofRequest index: Int) -> LoadRequestKind {
         switch self {
         case .notifications: return .notification
+        case .renewals: return .renewal
         case .receipts: return .receipt
         case .reads: return .read
         case .mixed:
@@ -44,4 +49,6 @@ public enum LoadRequestKind: Hashable, Sendable {
     case read
     /// `POST /v1/subscribers/{user}/transactions` with a fresh signed transaction for a new user.
     case transaction
+    /// `POST /apple/notifications/v2/{app}` renewing a warm-up user's subscription.
+    case renewal
 }

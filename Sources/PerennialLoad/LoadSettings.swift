@@ -25,11 +25,14 @@ public struct LoadSettings: Sendable {
     /// Signed bodies minted before the first round, shared among the workers (later rounds mint
     /// half again what the busiest round used).
     public var premint: Int
+    /// Where the load tool listens for the server's webhooks (`renewals` only), or nil.
+    public var webhookPort: Int?
 
     /// Settings for the demo app of `perennial serve --simulator`.
     public init(
         targets: [URL], scenario: LoadScenario, concurrency: Int, duration: Double, appID: String = "demo", clientKey: String = "pk_demo",
-        simulatorURL: URL, users: Int = 100, premint: Int = 5_000, rounds: Int = 5
+        simulatorURL: URL, users: Int = 100, premint: Int = 5_000, rounds: Int = 5,
+        webhookPort: Int? = nil
     ) {
         self.targets = targets
         self.scenario = scenario
@@ -40,6 +43,7 @@ public struct LoadSettings: Sendable {
         self.simulatorURL = simulatorURL
         self.users = users
         self.premint = premint
+        self.webhookPort = webhookPort
         self.rounds = max(1, rounds)
     }
 }

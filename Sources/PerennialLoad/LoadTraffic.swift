@@ -2,8 +2,9 @@ public import Foundation
 import PerennialAppStore
 public import PerennialSimulator
 
-/// Mints the signed evidence the load sends: every notification and transaction is about a new
-/// subscription, so the server's idempotency cannot turn the load into no-ops.
+/// Mints the signed evidence the load sends: every notification and transaction carries a new
+/// transaction id (and a new notificationUUID), so the server's idempotency cannot turn the load
+/// into no-ops.
 ///
 /// Payloads are Apple's models signed by ``SimulatorPKI`` with the leaf key of the PKI the server
 /// under load trusts (`perennial serve --simulator --simulator-pki DIR`).
@@ -31,25 +32,43 @@ public struct LoadTraffic: Sendable {
     /// The body of a SUBSCRIBED/INITIAL_BUY V2 notification about a fresh subscription, signed at
     /// `now`, with a fresh notificationUUID.
     public func notificationBody(now: Date) throws(SimulatorWireError) -> String {
-        let originalTransactionID = Self.freshID()
-        let transaction = try pki.sign(transactionPayload(originalTransactionID: originalTransactionID, now: now))
+        let originalTransactionID = Self.newOriginalTransactionID()
+        return try notification(
+            .subscribed, subtype: .initialBuy, transaction: transactionPayload(originalTransactionID: originalTransactionID, now: now), now: now)
+    }
+
+    /// The body of a DID_RENEW V2 notification: the subscription `originalTransactionID` (bought
+    /// in the warm-up) renewed at `now` with a fresh transaction id, so the server applies a new
+    /// period and writes a `renewal` event to the subscriber's outbox.
+    public func renewalBody(originalTransactionID: String, now: Date) throws(SimulatorWireError) -> String {
+        var transaction = transactionPayload(originalTransactionID: originalTransactionID, now: now)
+        transaction.transactionId = Self.newOriginalTransactionID()
+        transaction.webOrderLineItemId = transaction.transactionId
+        transaction.transactionReason = .renewal
+        return try notification(.didRenew, subtype: nil, transaction: transaction, now: now)
+    }
+
+    /// The body of `POST /v1/subscribers/{user}/transactions` for a subscription bought at `now`
+    /// (by default a fresh one).
+    public func transactionBody(originalTransactionID: String = newOriginalTransactionID(), now: Date) throws(SimulatorWireError) -> String {
+        #"{"signedTransaction":"\#(try pki.sign(transactionPayload(originalTransactionID: originalTransactionID, now: now)))"}"#
+    }
+
+    private func notification(
+        _ type: NotificationTypeV2, subtype: NotificationSubtypeV2?, transaction: JWSTransactionDecodedPayload, now: Date
+    ) throws(SimulatorWireError) -> String {
+        let originalTransactionID = transaction.originalTransactionId ?? ""
         let renewalInfo = try pki.sign(
             JWSRenewalInfoDecodedPayload(
                 originalTransactionId: originalTransactionID, autoRenewProductId: productID, productId: productID, autoRenewStatus: .on,
                 signedDate: now, environment: .sandbox, recentSubscriptionStartDate: now,
                 renewalDate: now.addingTimeInterval(Self.period)))
         let payload = ResponseBodyV2DecodedPayload(
-            notificationType: .subscribed, subtype: .initialBuy, notificationUUID: UUID().uuidString.lowercased(), version: "2.0",
-            signedDate: now,
+            notificationType: type, subtype: subtype, notificationUUID: UUID().uuidString.lowercased(), version: "2.0", signedDate: now,
             data: NotificationData(
-                bundleId: bundleID, environment: .sandbox, signedTransactionInfo: transaction, signedRenewalInfo: renewalInfo,
+                bundleId: bundleID, environment: .sandbox, signedTransactionInfo: try pki.sign(transaction), signedRenewalInfo: renewalInfo,
                 status: .active))
         return #"{"signedPayload":"\#(try pki.sign(payload))"}"#
-    }
-
-    /// The body of `POST /v1/subscribers/{user}/transactions` for a fresh subscription bought at `now`.
-    public func transactionBody(now: Date) throws(SimulatorWireError) -> String {
-        #"{"signedTransaction":"\#(try pki.sign(transactionPayload(originalTransactionID: Self.freshID(), now: now)))"}"#
     }
 
     private func transactionPayload(originalTransactionID: String, now: Date) -> JWSTransactionDecodedPayload {
@@ -65,5 +84,5 @@ public struct LoadTraffic: Sendable {
     private static let period: TimeInterval = 300
 
     /// A numeric id, as Apple's are, unique across runs with overwhelming probability.
-    private static func freshID() -> String { String(UInt64.random(in: 1_000_000_000_000...UInt64.max / 2)) }
+    public static func newOriginalTransactionID() -> String { String(UInt64.random(in: 1_000_000_000_000...UInt64.max / 2)) }
 }

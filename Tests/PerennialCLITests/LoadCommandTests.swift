@@ -16,6 +16,53 @@ import Darwin
 
     @Test(arguments: ["notifications", "mixed"])
     func loadPrintsTheTrivialRouteBesideTheScenarioWithNoErrors(scenario: String) async throws {
+        try await Self.withServe { server, simulatorPort, pki in
+            let output = try CLIProcess.run([
+                "load", "--target", server.absoluteString, "--simulator", "http://127.0.0.1:\(simulatorPort)", "--pki", pki,
+                "--scenario", scenario, "--concurrency", "2", "--duration", "2", "--users", "5",
+            ])
+            #expect(output.status == 0, "\(output.standardError)")
+            try Self.expectTable(output.standardOutput, scenario: scenario)
+        }
+    }
+
+    /// Renewals of the warm-up's subscribers each write a `renewal` event, which the server's
+    /// webhook job delivers to the load tool's receiver: every accepted renewal arrives.
+    @Test func renewalsReportTheirWebhookDelivery() async throws {
+        let webhookPort = try ServeCommandTests.freePort()
+        try await Self.withServe(["--simulator-webhook", "http://127.0.0.1:\(webhookPort)/hooks"]) { server, simulatorPort, pki in
+            let output = try CLIProcess.run([
+                "load", "--target", server.absoluteString, "--simulator", "http://127.0.0.1:\(simulatorPort)", "--pki", pki,
+                "--scenario", "renewals", "--concurrency", "2", "--duration", "2", "--users", "4", "--webhook-port", String(webhookPort),
+            ])
+            #expect(output.status == 0, "\(output.standardError)")
+            try Self.expectTable(output.standardOutput, scenario: "renewals")
+            let webhooks = try #require(output.standardOutput.split(separator: "\n").first { $0.hasPrefix("webhooks: ") })
+            let accepted = try #require(Int(webhooks.split(separator: " ")[1]))
+            #expect(accepted > 0)
+            #expect(webhooks.contains("all \(accepted) arrived"), "\(webhooks)")
+        }
+    }
+
+    /// The trivial row and the scenario's row both have successful requests and no errors, and
+    /// the ratios follow.
+    private static func expectTable(_ standardOutput: String, scenario: String) throws {
+        let lines = standardOutput.split(separator: "\n").map(String.init)
+        let trivial = try #require(lines.first { $0.hasPrefix("trivial /health/live") })
+        let measured = try #require(lines.first { $0.hasPrefix(scenario + " ") })
+        for row in [trivial, measured] {
+            let columns = row.split(separator: " ")
+            #expect((Int(columns[columns.count - 6]) ?? 0) > 0, "no requests succeeded: \(row)")
+            #expect(columns.last == "0", "requests failed: \(row)")
+        }
+        #expect(lines.contains { $0.hasPrefix("throughput ") && $0.contains(" of trivial, p99 ") })
+    }
+
+    /// Runs `body` against a `serve --simulator` (with `arguments` added) on a fresh database and
+    /// PKI directory, then stops it with SIGTERM.
+    private static func withServe(
+        _ arguments: [String] = [], _ body: (_ server: URL, _ simulatorPort: Int, _ pki: String) async throws -> Void
+    ) async throws {
         let directory = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pki = directory.appendingPathComponent("pki").path
@@ -26,7 +73,7 @@ import Darwin
         process.arguments = [
             "serve", "--simulator", "--simulator-pki", pki, "--port", String(port), "--simulator-port", String(simulatorPort),
             "--database", "sqlite:\(directory.appendingPathComponent("perennial.sqlite").path)",
-        ]
+        ] + arguments
         process.currentDirectoryURL = Self.repositoryRoot
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -40,22 +87,7 @@ import Darwin
             if !ready { try await Task.sleep(for: .milliseconds(100)) }
         }
         try #require(ready)
-
-        let output = try CLIProcess.run([
-            "load", "--target", server.absoluteString, "--simulator", "http://127.0.0.1:\(simulatorPort)", "--pki", pki,
-            "--scenario", scenario, "--concurrency", "2", "--duration", "2", "--users", "5",
-        ])
-        #expect(output.status == 0, "\(output.standardError)")
-        let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        let trivial = try #require(lines.first { $0.hasPrefix("trivial /health/live") })
-        let measured = try #require(lines.first { $0.hasPrefix(scenario + " ") })
-        for row in [trivial, measured] {
-            let columns = row.split(separator: " ")
-            #expect((Int(columns[columns.count - 6]) ?? 0) > 0, "no requests succeeded: \(row)")
-            #expect(columns.last == "0", "requests failed: \(row)")
-        }
-        #expect(lines.contains { $0.hasPrefix("throughput ") && $0.contains(" of trivial, p99 ") })
-
+        try await body(server, simulatorPort, pki)
         kill(process.processIdentifier, SIGTERM)
         #expect(await process.exited())
     }

@@ -19,7 +19,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(name: .customLong("target"), help: "Server base URL; repeat to spread the load over several instances.")
     var targets: [String] = ["http://127.0.0.1:8080"]
 
-    @Option(help: "notifications, receipts, reads or mixed.")
+    @Option(help: "notifications, renewals, receipts, reads or mixed.")
     var scenario: String
 
     @Option(help: "Concurrent requests in flight.")
@@ -43,6 +43,11 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Signed notifications and transactions minted before the first round's clock starts; later rounds mint half again what the busiest round used.")
     var premint = 5_000
 
+    @Option(
+        name: .customLong("webhook-port"),
+        help: "With --scenario renewals, listen on 127.0.0.1:PORT for the server's webhooks (serve --simulator --simulator-webhook http://127.0.0.1:PORT/) and report whether delivery kept up.")
+    var webhookPort: Int?
+
     @Option(help: "The app id in the server's URLs.")
     var app = "demo"
 
@@ -58,6 +63,9 @@ struct LoadCommand: AsyncParsableCommand {
             return url
         }
         guard let simulator = URL(string: simulatorURL) else { throw ValidationError("--simulator \(simulatorURL) is not a URL") }
+        if webhookPort != nil, scenario != .renewals {
+            throw ValidationError("--webhook-port measures the webhooks of renewals; use it with --scenario renewals")
+        }
         guard concurrency > 0, duration > 0, rounds > 0 else { throw ValidationError("--concurrency, --duration and --rounds must be positive") }
         let directory = URL(fileURLWithPath: pki)
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("jws-leaf-key.pem").path) else {
@@ -66,7 +74,7 @@ struct LoadCommand: AsyncParsableCommand {
         let signing = try SimulatorPKI.load(directory: directory, validFrom: Date(), receipts: false)
         let settings = LoadSettings(
             targets: urls, scenario: scenario, concurrency: concurrency, duration: duration, appID: app, clientKey: key,
-            simulatorURL: simulator, users: users, premint: premint, rounds: rounds)
+            simulatorURL: simulator, users: users, premint: premint, rounds: rounds, webhookPort: webhookPort)
         let comparison = try await LoadRunner(settings: settings, traffic: LoadTraffic(pki: signing)).run()
         print("\(scenario.rawValue): concurrency \(concurrency), \(duration)s per route in \(rounds) alternating rounds, \(urls.count) instance(s)")
         print(comparison.render(), terminator: "")

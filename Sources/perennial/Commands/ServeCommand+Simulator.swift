@@ -16,6 +16,9 @@ extension ServeCommand {
     static let demoAppID = "demo"
     /// The demo app's client key: fixed and documented (README) so the quick start can be pasted.
     static let demoPublicKey = "pk_demo"
+    /// The HMAC secret of the demo app's webhooks (`--simulator-webhook`): fixed, like the client
+    /// key, because only a local receiver such as `perennial load --webhook-port` checks it.
+    static let demoWebhookSecret = "whsec_demo"
 
     /// Adds the demo app to `configuration` and returns the services that run the simulator: its
     /// HTTP application and the task that moves its wall clock. They join the server's service
@@ -41,9 +44,15 @@ extension ServeCommand {
                 pki: simulatorPKI.map { .directory(URL(fileURLWithPath: $0), receipts: true) } ?? .generate(receipts: true),
                 wire: wiring.wire, targets: wiring.notificationTargets,
                 serverAPICredentials: wiring.serverAPICredentials))
-        configuration.apps.append(
-            try wiring.appConfiguration(
-                pki: simulator.pki, simulatorURL: simulatorURL, catalog: catalog, publicKeys: [SecretValue(Self.demoPublicKey)]))
+        var demo = try wiring.appConfiguration(
+            pki: simulator.pki, simulatorURL: simulatorURL, catalog: catalog, publicKeys: [SecretValue(Self.demoPublicKey)])
+        if let simulatorWebhook {
+            guard let url = URL(string: simulatorWebhook), url.scheme != nil else {
+                throw ValidationError("--simulator-webhook \(simulatorWebhook) is not a URL")
+            }
+            demo.webhooks = [WebhookEndpoint(url: url, secret: SecretValue(Self.demoWebhookSecret))]
+        }
+        configuration.apps.append(demo)
         let adminKey = configuration.adminKey.map(\.description) ?? "sk_demo_\(UUID().uuidString.lowercased())"
         if configuration.adminKey == nil { configuration.adminKey = SecretValue(adminKey) }
 

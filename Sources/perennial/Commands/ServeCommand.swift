@@ -51,6 +51,11 @@ struct ServeCommand: AsyncParsableCommand {
         help: "With --simulator, keep the simulator's signing chain in this directory (created on first use), so `perennial load --pki` can sign traffic the server trusts.")
     var simulatorPKI: String?
 
+    @Option(
+        name: .customLong("simulator-webhook"),
+        help: "With --simulator, deliver the demo app's events to this URL, signed with the secret whsec_demo (`perennial load --webhook-port` listens for them).")
+    var simulatorWebhook: String?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         var configuration = try ConfigurationLoader.load(file: config.map { URL(fileURLWithPath: $0) }, environment: environment)
