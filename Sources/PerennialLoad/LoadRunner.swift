@@ -42,13 +42,24 @@ public struct LoadRunner: Sendable {
         }
     }
 
+    /// Measures with the webhook receiver listening when the settings ask for one.
     private func measure(client: HTTPClient) async throws -> LoadComparison {
-        var receiver: (tally: WebhookTally, task: Task<Void, any Error>)?
+        var receiver: (tally: WebhookTally, endpoint: WebhookReceiver)?
         if let port = settings.webhookPort {
             let tally = WebhookTally()
             receiver = (tally, try await WebhookReceiver.start(port: port, tally: tally))
         }
-        defer { receiver?.task.cancel() }
+        do {
+            let comparison = try await warmUpAndMeasure(client: client, webhooks: receiver?.tally)
+            await receiver?.endpoint.stop()
+            return comparison
+        } catch {
+            await receiver?.endpoint.stop()
+            throw error
+        }
+    }
+
+    private func warmUpAndMeasure(client: HTTPClient, webhooks tally: WebhookTally?) async throws -> LoadComparison {
         let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         let users = (0..<max(settings.users, 1)).map { "load-\(run)-\($0)" }
         let originals = users.map { _ in LoadTraffic.newOriginalTransactionID() }
@@ -72,7 +83,7 @@ public struct LoadRunner: Sendable {
         }
         let summary = measured.summary()
         var webhooks: WebhookFigures?
-        if let receiver { webhooks = await Self.webhookFigures(receiver.tally, accepted: summary.requests - summary.errors) }
+        if let tally { webhooks = await Self.webhookFigures(tally, accepted: summary.requests - summary.errors) }
         return LoadComparison(scenario: settings.scenario, trivial: trivial.summary(), measured: summary, webhooks: webhooks)
     }
 
