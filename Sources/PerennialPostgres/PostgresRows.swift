@@ -57,7 +57,7 @@ struct PostgresRows {
 
     func view(of user: AppUserID, appBundleID: String) async throws -> SubscriberView? {
         guard let json = try await all(PostgresStatements.ViewOf(user: user, appBundleID: appBundleID)).first else { return nil }
-        return try StorageJSON.decode(SubscriberView.self, from: Data(json.utf8), table: "subscriber_views", key: user.rawValue)
+        return try DecodedRecordCache.shared.view(fromJSON: json, key: user.rawValue)
     }
 
     func appUser(forToken token: UUID) async throws -> AppUserID? {
@@ -68,18 +68,18 @@ struct PostgresRows {
     func write(_ plan: WritePlan, evidenceID: Int64, now: Date) async throws {
         let app = plan.evidence.appBundleID
         for transaction in plan.transactions {
-            let record = try json(transaction, what: "transaction \(transaction.transactionID)")
+            let record = try DecodedRecordCache.shared.json(for: transaction)
             try await run(PostgresStatements.UpsertTransaction(transaction: transaction, record: record))
         }
         for info in plan.renewalInfos {
-            let record = try json(info, what: "renewal info \(info.originalTransactionID)")
+            let record = try DecodedRecordCache.shared.json(for: info)
             try await run(PostgresStatements.UpsertRenewalInfo(info: info, record: record))
         }
         for binding in plan.bindings {
             try await run(PostgresStatements.UpsertBinding(binding: binding, appBundleID: app, now: now))
         }
         for (user, view) in plan.views.sorted(by: { $0.key < $1.key }) {
-            try await run(PostgresStatements.UpsertView(user: user, appBundleID: app, view: try json(view, what: "view of \(user)")))
+            try await run(PostgresStatements.UpsertView(user: user, appBundleID: app, view: try DecodedRecordCache.shared.json(for: view, of: user.rawValue)))
         }
         for event in plan.outbox {
             try await run(PostgresStatements.InsertOutbox(event: event, now: now))

@@ -68,7 +68,7 @@ enum SQLiteRows {
             db.cachedStatement(sql: "SELECT view FROM subscriber_views WHERE app_user_id = ? AND app_bundle_id = ?"),
             arguments: [user.rawValue, appBundleID])
         return try json.map { json throws(StorageError) in
-            try StorageJSON.decode(SubscriberView.self, from: Data(json.utf8), table: "subscriber_views", key: user.rawValue)
+            try DecodedRecordCache.shared.view(fromJSON: json, key: user.rawValue)
         }
     }
 
@@ -94,7 +94,7 @@ enum SQLiteRows {
                     """
             ).execute(arguments: [
                 transaction.transactionID, transaction.originalTransactionID,
-                try json(transaction, what: "transaction \(transaction.transactionID)"),
+                try DecodedRecordCache.shared.json(for: transaction),
                 transaction.provenance.versionDate.timeIntervalSince1970, transaction.provenance.isSigned,
                 transaction.price?.milliUnits, transaction.price?.currency,
             ])
@@ -107,7 +107,7 @@ enum SQLiteRows {
                         record = excluded.record, version_date = excluded.version_date, is_signed = excluded.is_signed
                     """
             ).execute(arguments: [
-                info.originalTransactionID, try json(info, what: "renewal info \(info.originalTransactionID)"),
+                info.originalTransactionID, try DecodedRecordCache.shared.json(for: info),
                 info.provenance.versionDate.timeIntervalSince1970, info.provenance.isSigned,
             ])
         }
@@ -126,7 +126,7 @@ enum SQLiteRows {
                     INSERT INTO subscriber_views (app_user_id, app_bundle_id, view) VALUES (?, ?, ?)
                     ON CONFLICT (app_user_id, app_bundle_id) DO UPDATE SET view = excluded.view
                     """
-            ).execute(arguments: [user.rawValue, app, try json(view, what: "view of \(user)")])
+            ).execute(arguments: [user.rawValue, app, try DecodedRecordCache.shared.json(for: view, of: user.rawValue)])
         }
         for event in plan.outbox {
             try db.cachedStatement(

@@ -1,12 +1,19 @@
 import Foundation
 public import PerennialCore
 
-/// Decodes stored transaction and renewal-info rows, reusing recent results by their JSON text.
+/// Decodes stored transaction, renewal-info and subscriber-view rows, reusing recent results by
+/// their JSON text.
 ///
 /// Every read recomputes the subscriber from the stored records, and `JSONDecoder` spends tens of
 /// microseconds on one record, far more than the query that fetched it. A row's JSON text fully
 /// determines its value, so a record decoded once is reused whenever the same text comes back: no
-/// invalidation is needed, and a record that another process changed arrives as new text. Two
+/// invalidation is needed, and a record that another process changed arrives as new text.
+///
+/// Rows are also encoded through the cache (``json(for:)-transaction``), which remembers each
+/// value under the text it wrote: the next apply of a subscriber reads back exactly what the
+/// previous one wrote (its view above all, rewritten at every apply), and then decodes nothing.
+/// That is sound because every stored kind decodes back to the value it was encoded from (the
+/// back ends' tests decode written rows afresh and compare). Two
 /// generations bound the memory: when the current one is full it becomes the previous one (the
 /// older is dropped), and a hit in the previous generation moves back to the current one.
 ///
@@ -20,6 +27,7 @@ public final class DecodedRecordCache: @unchecked Sendable {
     private let capacity: Int
     private var transactions = Generations<Transaction>()
     private var renewalInfos = Generations<RenewalInfo>()
+    private var views = Generations<SubscriberView>()
 
     /// A cache keeping up to `capacity` records of each kind per generation (at least one).
     public init(capacity: Int) {
@@ -34,6 +42,34 @@ public final class DecodedRecordCache: @unchecked Sendable {
     /// The renewal info stored as `json` in the row of original transaction `key`.
     public func renewalInfo(fromJSON json: String, key: String) throws(StorageError) -> RenewalInfo {
         try decode(json, in: \.renewalInfos, table: "renewal_infos", key: key)
+    }
+
+    /// The subscriber view stored as `json` in the row of user `key`.
+    public func view(fromJSON json: String, key: String) throws(StorageError) -> SubscriberView {
+        try decode(json, in: \.views, table: "subscriber_views", key: key)
+    }
+
+    /// The JSON text to store for `transaction`, remembered for its next read.
+    public func json(for transaction: Transaction) throws(StorageError) -> String {
+        try encode(transaction, in: \.transactions, what: "transaction \(transaction.transactionID)")
+    }
+
+    /// The JSON text to store for `renewalInfo`, remembered for its next read.
+    public func json(for renewalInfo: RenewalInfo) throws(StorageError) -> String {
+        try encode(renewalInfo, in: \.renewalInfos, what: "renewal info \(renewalInfo.originalTransactionID)")
+    }
+
+    /// The JSON text to store for `view`, the view of `user`, remembered for its next read.
+    public func json(for view: SubscriberView, of user: String) throws(StorageError) -> String {
+        try encode(view, in: \.views, what: "view of \(user)")
+    }
+
+    private func encode<Value: Encodable>(
+        _ value: Value, in generations: ReferenceWritableKeyPath<DecodedRecordCache, Generations<Value>>, what: String
+    ) throws(StorageError) -> String {
+        let json = String(decoding: try StorageJSON.encode(value, what: what), as: UTF8.self)
+        lock.withLock { self[keyPath: generations].insert(value, for: json, capacity: capacity) }
+        return json
     }
 
     private func decode<Value: Decodable>(
