@@ -51,17 +51,32 @@ public enum RFC3339Date {
     public static func format(_ date: Date) -> String {
         let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let milliseconds = Int(((totalMilliseconds % 1000) + 1000) % 1000)
-        let totalSeconds = (totalMilliseconds - Int64(milliseconds)) / 1000
-        let secondOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
-        let days = Int((totalSeconds - Int64(secondOfDay)) / 86_400)
-        let (year, month, day) = civilFromDays(days)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        var text = "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+        var text = dateAndTime(secondsSince1970: (totalMilliseconds - Int64(milliseconds)) / 1000)
         if milliseconds > 0 {
             let padded = String(milliseconds + 1000).dropFirst()
             text += ".\(padded)"
         }
         return text + "Z"
+    }
+
+    /// Formats a date in UTC with a `Z` and always three digits of milliseconds, truncated as
+    /// `Date.ISO8601FormatStyle(includingFractionalSeconds: true)` truncates them
+    /// (`2026-11-21T10:00:00.000Z`): Perennial's API format, computed directly because the format
+    /// style costs microseconds per date and every answer carries several.
+    public static func formatWithMilliseconds(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        let seconds = interval.rounded(.down)
+        let milliseconds = Int(((interval - seconds) * 1000).rounded(.down))
+        return dateAndTime(secondsSince1970: Int64(seconds)) + "." + String(String(milliseconds + 1000).dropFirst()) + "Z"
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` in UTC.
+    private static func dateAndTime(secondsSince1970 totalSeconds: Int64) -> String {
+        let secondOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
+        let days = Int((totalSeconds - Int64(secondOfDay)) / 86_400)
+        let (year, month, day) = civilFromDays(days)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {
