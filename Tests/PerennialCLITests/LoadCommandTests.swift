@@ -1,4 +1,5 @@
 import Foundation
+import PerennialLiveHarness
 import Testing
 
 #if canImport(Glibc)
@@ -29,7 +30,7 @@ import Darwin
     /// Renewals of the warm-up's subscribers each write a `renewal` event, which the server's
     /// webhook job delivers to the load tool's receiver: every accepted renewal arrives.
     @Test func renewalsReportTheirWebhookDelivery() async throws {
-        let webhookPort = try ServeCommandTests.freePort()
+        let webhookPort = try FreePort.loopback()
         try await Self.withServe(["--simulator-webhook", "http://127.0.0.1:\(webhookPort)/hooks"]) { server, simulatorPort, pki in
             let output = try CLIProcess.run([
                 "load", "--target", server.absoluteString, "--simulator", "http://127.0.0.1:\(simulatorPort)", "--pki", pki,
@@ -66,8 +67,8 @@ import Darwin
         let directory = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pki = directory.appendingPathComponent("pki").path
-        let port = try ServeCommandTests.freePort()
-        let simulatorPort = try ServeCommandTests.freePort()
+        let port = try FreePort.loopback()
+        let simulatorPort = try FreePort.loopback()
         let process = Process()
         process.executableURL = try CLIProcess.executable()
         process.arguments = [

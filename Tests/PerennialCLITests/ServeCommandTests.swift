@@ -1,4 +1,5 @@
 import Foundation
+import PerennialLiveHarness
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,35 +14,10 @@ import Darwin
 /// `perennial serve` started as the README says, on a fresh directory: it migrates its SQLite
 /// file, answers its readiness check, and exits 0 on SIGTERM.
 @Suite struct ServeCommandTests {
-    struct NoFreePort: Error {}
-
-    /// A port nobody listens on right now: the kernel picks one for a socket bound to port 0.
-    static func freePort() throws -> Int {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw NoFreePort() }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-            }
-        }
-        guard bound else { throw NoFreePort() }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func serveAnswersItsReadinessCheckAndStopsCleanlyOnSIGTERM() async throws {
         let directory = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let port = try Self.freePort()
+        let port = try FreePort.loopback()
         let database = directory.appendingPathComponent("fresh/perennial.sqlite").path
         let process = Process()
         process.executableURL = try CLIProcess.executable()

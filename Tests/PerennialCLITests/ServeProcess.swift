@@ -1,4 +1,5 @@
 import Foundation
+import PerennialLiveHarness
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -21,7 +22,7 @@ struct ServeProcess {
     /// Starts `perennial serve` with `config` on a free port and waits until it answers its readiness
     /// check (migrations done).
     static func start(config: URL, database: String, logDirectory: URL, name: String) async throws -> ServeProcess {
-        let port = try ServeCommandTests.freePort()
+        let port = try FreePort.loopback()
         let log = logDirectory.appendingPathComponent("\(name).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialLiveHarness
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -20,8 +21,8 @@ import Darwin
     @Test func aPurchaseOnTheSimulatorPostedWithTheDemoKeyIsActive() async throws {
         let directory = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let port = try ServeCommandTests.freePort()
-        let simulatorPort = try ServeCommandTests.freePort()
+        let port = try FreePort.loopback()
+        let simulatorPort = try FreePort.loopback()
         let process = Process()
         process.executableURL = try CLIProcess.executable()
         process.arguments = [

@@ -102,7 +102,7 @@ public final class LiveSystem: Sendable {
         logger.logLevel = .error
         let catalog = try CatalogLoader.load(json: Data(catalogJSON.utf8))
         guard let app = catalog.apps.first else { throw LiveSystemError.catalogNamesNoApp }
-        let serverPort = try await FreePort.loopback()
+        let serverPort = try FreePort.loopback()
         let serverURL = try loopbackURL(port: serverPort)
         let appID = "live"
         let wiring = SandboxWiring(appID: appID, bundleID: app.bundleID, appAppleID: app.appAppleID, serverURL: serverURL)
