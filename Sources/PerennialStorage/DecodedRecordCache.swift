@@ -9,11 +9,11 @@ public import PerennialCore
 /// determines its value, so a record decoded once is reused whenever the same text comes back: no
 /// invalidation is needed, and a record that another process changed arrives as new text.
 ///
-/// Rows are also encoded through the cache (``json(for:)-transaction``), which remembers each
+/// Rows are also encoded through the cache (the `json(for:)` methods), which remembers each
 /// value under the text it wrote: the next apply of a subscriber reads back exactly what the
 /// previous one wrote (its view above all, rewritten at every apply), and then decodes nothing.
-/// That is sound because every stored kind decodes back to the value it was encoded from (the
-/// back ends' tests decode written rows afresh and compare). Two
+/// That is sound because every stored kind decodes back to the value it was encoded from (a
+/// SQLite test decodes written rows afresh and compares). Two
 /// generations bound the memory: when the current one is full it becomes the previous one (the
 /// older is dropped), and a hit in the previous generation moves back to the current one.
 ///
@@ -24,14 +24,17 @@ public final class DecodedRecordCache: @unchecked Sendable {
     public static let shared = DecodedRecordCache(capacity: 8_192)
 
     private let lock = NSLock()
-    private let capacity: Int
-    private var transactions = Generations<Transaction>()
-    private var renewalInfos = Generations<RenewalInfo>()
-    private var views = Generations<SubscriberView>()
+    private var transactions: Generations<Transaction>
+    private var renewalInfos: Generations<RenewalInfo>
+    private var views: Generations<SubscriberView>
 
-    /// A cache keeping up to `capacity` records of each kind per generation (at least one).
+    /// A cache keeping up to `capacity` records of each kind per generation (at least one), and an
+    /// eighth as many views: a view carries its subscriptions' whole history, so it weighs as much
+    /// as dozens of records, and only the subscribers applied to recently need theirs.
     public init(capacity: Int) {
-        self.capacity = max(1, capacity)
+        transactions = Generations(capacity: capacity)
+        renewalInfos = Generations(capacity: capacity)
+        views = Generations(capacity: capacity / 8)
     }
 
     /// The transaction stored as `json` in the row of original transaction `key`.
@@ -68,7 +71,7 @@ public final class DecodedRecordCache: @unchecked Sendable {
         _ value: Value, in generations: ReferenceWritableKeyPath<DecodedRecordCache, Generations<Value>>, what: String
     ) throws(StorageError) -> String {
         let json = String(decoding: try StorageJSON.encode(value, what: what), as: UTF8.self)
-        lock.withLock { self[keyPath: generations].insert(value, for: json, capacity: capacity) }
+        lock.withLock { self[keyPath: generations].insert(value, for: json) }
         return json
     }
 
@@ -77,15 +80,20 @@ public final class DecodedRecordCache: @unchecked Sendable {
     ) throws(StorageError) -> Value {
         if let known = lock.withLock({ self[keyPath: generations].value(for: json) }) { return known }
         let value = try StorageJSON.decode(Value.self, from: Data(json.utf8), table: table, key: key)
-        lock.withLock { self[keyPath: generations].insert(value, for: json, capacity: capacity) }
+        lock.withLock { self[keyPath: generations].insert(value, for: json) }
         return value
     }
 }
 
 /// A two-generation map: an approximate least-recently-used bound without per-entry bookkeeping.
 private struct Generations<Value> {
+    private let capacity: Int
     private var current: [String: Value] = [:]
     private var previous: [String: Value] = [:]
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
 
     mutating func value(for key: String) -> Value? {
         if let value = current[key] { return value }
@@ -94,7 +102,7 @@ private struct Generations<Value> {
         return value
     }
 
-    mutating func insert(_ value: Value, for key: String, capacity: Int) {
+    mutating func insert(_ value: Value, for key: String) {
         if current.count >= capacity {
             previous = current
             current = [:]
