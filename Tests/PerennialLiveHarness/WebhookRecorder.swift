@@ -4,8 +4,10 @@ import PerennialServer
 
 /// A webhook endpoint for servers under test: it records every delivery as it arrives (before
 /// answering, so a delivery whose sender dies mid-request still counts as seen) and answers 204
-/// after `delay`, which keeps deliveries in flight long enough to kill a sender in the middle of
-/// one. While ``isDown``, it answers 503 and records nothing, as a receiver that is down.
+/// after `delay`. While ``isHolding``, requests that arrive are recorded but not answered until
+/// ``release()``, which keeps deliveries in flight for as long as a test needs to kill their
+/// sender in the middle of one. While ``isDown``, it answers 503 and records nothing, as a
+/// receiver that is down.
 public actor WebhookRecorder {
     /// One request as the receiver saw it.
     public struct Delivery: Sendable {
@@ -37,10 +39,21 @@ public actor WebhookRecorder {
     public private(set) var isDown = false
     /// Requests refused while down.
     public private(set) var refused = 0
+    /// Whether requests that arrive wait for ``release()`` before they are answered.
+    public private(set) var isHolding: Bool
+    private var waitingForRelease: [CheckedContinuation<Void, Never>] = []
 
-    public init(secret: String, delay: Duration) {
+    public init(secret: String, delay: Duration, holding: Bool = false) {
         self.secret = secret
         self.delay = delay
+        self.isHolding = holding
+    }
+
+    /// Answers the held requests (each after `delay`) and stops holding new ones.
+    public func release() {
+        isHolding = false
+        for request in waitingForRelease { request.resume() }
+        waitingForRelease = []
     }
 
     /// Takes the receiver down (503 to everything) or brings it back.
@@ -57,6 +70,7 @@ public actor WebhookRecorder {
             let bytes = Data(body.readableBytesView)
             let signature = request.headers.first { $0.name.canonicalName == WebhookSignature.headerName.lowercased() }?.value
             guard let eventID = await self.arrived(bytes, signature: signature) else { return Response(status: .badRequest) }
+            await self.waitForRelease()
             try await Task.sleep(for: self.delay)
             await self.answered(eventID)
             return Response(status: .noContent)
@@ -82,6 +96,11 @@ public actor WebhookRecorder {
             Delivery(eventID: body.id, appUserID: body.appUserId, transactionID: body.event.transactionID, signatureIsValid: valid))
         inFlight.insert(body.id)
         return body.id
+    }
+
+    private func waitForRelease() async {
+        guard isHolding else { return }
+        await withCheckedContinuation { waitingForRelease.append($0) }
     }
 
     private func answered(_ eventID: String) {
