@@ -86,6 +86,9 @@ let package = Package(
             dependencies: [
                 "PerennialCore",
                 "PerennialAppStore",
+                "PerennialStorage",
+                "PerennialSQLite",
+                "PerennialStorageContract",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -177,6 +180,9 @@ let package = Package(
             dependencies: [
                 "PerennialCore",
                 "PerennialAppStore",
+                "PerennialStorage",
+                "PerennialSQLite",
+                "PerennialStorageContract",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

@@ -102,9 +102,3 @@ enum EngineBenchmark {
     }
 }
 
-/// Keeps the optimizer from discarding a benchmarked result.
-@inline(never)
-private func blackHole<T>(_ value: T) {
-    withExtendedLifetime(value) {}
-}
-

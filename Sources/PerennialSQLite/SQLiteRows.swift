@@ -39,11 +39,31 @@ enum SQLiteRows {
         return snapshot
     }
 
+    /// The records of every purchase bound to `user`, in one statement: outside a transaction
+    /// SQLite still reads it from one snapshot, so a subscriber read needs no `BEGIN`/`COMMIT`.
     static func records(ownedBy user: AppUserID, appBundleID: String, _ db: Database) throws -> RecordSet {
-        let ids = try String.fetchAll(
-            db.cachedStatement(sql: "SELECT original_transaction_id FROM bindings WHERE app_user_id = ? AND app_bundle_id = ?"),
+        var records = EvidenceRecords()
+        // The first column tells the kinds apart: 0 for a transaction, 1 for a renewal info.
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: """
+                SELECT 0, t.original_transaction_id, t.record FROM bindings b JOIN transactions t USING (original_transaction_id)
+                WHERE b.app_user_id = ?1 AND b.app_bundle_id = ?2
+                UNION ALL
+                SELECT 1, r.original_transaction_id, r.record FROM bindings b JOIN renewal_infos r USING (original_transaction_id)
+                WHERE b.app_user_id = ?1 AND b.app_bundle_id = ?2
+                """),
             arguments: [user.rawValue, appBundleID])
-        return try records(of: ids, db)
+        while let row = try rows.next() {
+            let isTransaction: Bool = row[0] == 0
+            let key: String = row[1]
+            let json: String = row[2]
+            if isTransaction {
+                records.transactions.append(try DecodedRecordCache.shared.transaction(fromJSON: json, key: key))
+            } else {
+                records.renewalInfos.append(try DecodedRecordCache.shared.renewalInfo(fromJSON: json, key: key))
+            }
+        }
+        return RecordSet(records)
     }
 
     static func records(of originalTransactionIDs: [String], _ db: Database) throws -> RecordSet {

@@ -66,8 +66,13 @@ public struct SQLiteStorage: SubscriberStorage {
         }
     }
 
+    /// Read outside a transaction: ``SQLiteRows/records(ownedBy:appBundleID:_:)`` is one statement,
+    /// which SQLite reads from one snapshot, and every subscriber read runs it.
     public func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet {
-        try await read("read records of \(user)") { db in try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db) }
+        let writer = writer
+        return try await perform("read records of \(user)") {
+            try await writer.unsafeRead { db in try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db) }
+        }
     }
 
     public func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID {
