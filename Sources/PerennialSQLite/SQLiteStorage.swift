@@ -10,6 +10,9 @@ public import PerennialStorage
 /// database; readers run concurrently on WAL snapshots.
 public struct SQLiteStorage: SubscriberStorage {
     let writer: any DatabaseWriter
+    /// Connections for the subscriber read; none for an in-memory database, which only its
+    /// writer's connection can see.
+    private let readers: SQLiteReaders?
 
     /// A database file, created when missing: WAL journal, `synchronous = NORMAL` (durable at
     /// checkpoints, never corrupt), foreign keys on. A writer finding the file locked by another
@@ -26,6 +29,7 @@ public struct SQLiteStorage: SubscriberStorage {
         } catch {
             throw .database(operation: "open \(path)", reason: "\(error)")
         }
+        readers = SQLiteReaders(path: path)
     }
 
     /// A private in-memory database, gone when the storage is released: for tests and dry runs.
@@ -39,6 +43,7 @@ public struct SQLiteStorage: SubscriberStorage {
 
     private init(writer: any DatabaseWriter) {
         self.writer = writer
+        readers = nil
     }
 
     /// Runs the pending ``SQLiteMigrations`` (GRDB records the applied versions in the file).
@@ -66,12 +71,18 @@ public struct SQLiteStorage: SubscriberStorage {
         }
     }
 
-    /// Read outside a transaction: ``SQLiteRows/records(ownedBy:appBundleID:_:)`` is one statement,
-    /// which SQLite reads from one snapshot, and every subscriber read runs it.
+    /// Every subscriber read runs this, so it reads on one of ``SQLiteReaders``' connections on the
+    /// calling thread: ``SQLiteRows/records(ownedBy:appBundleID:_:)`` is one statement, which
+    /// SQLite reads from one snapshot without a transaction.
     public func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet {
-        let writer = writer
-        return try await perform("read records of \(user)") {
-            try await writer.unsafeRead { db in try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db) }
+        let operation = "read records of \(user)"
+        guard let readers else {
+            return try await read(operation) { db in try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db) }
+        }
+        do {
+            return try readers.read { db in try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db) }
+        } catch {
+            throw Self.storageError(error, operation: operation)
         }
     }
 
@@ -172,10 +183,13 @@ public struct SQLiteStorage: SubscriberStorage {
     private func perform<T: Sendable>(_ operation: String, _ body: () async throws -> T) async throws(StorageError) -> T {
         do {
             return try await body()
-        } catch let error as StorageError {
-            throw error
         } catch {
-            throw .database(operation: operation, reason: "\(error)")
+            throw Self.storageError(error, operation: operation)
         }
+    }
+
+    /// A ``StorageError`` thrown by a row decoder as is; GRDB's errors as a failed `operation`.
+    private static func storageError(_ error: any Error, operation: String) -> StorageError {
+        (error as? StorageError) ?? .database(operation: operation, reason: "\(error)")
     }
 }
