@@ -38,8 +38,13 @@ struct PostgresRows {
         return snapshot
     }
 
+    /// One statement, so one round trip and one snapshot even outside a transaction.
     func records(ownedBy user: AppUserID, appBundleID: String) async throws -> RecordSet {
-        try await records(of: try await all(PostgresStatements.PurchasesOf(user: user, appBundleID: appBundleID)))
+        var records = EvidenceRecords()
+        for (kind, key, json) in try await all(PostgresStatements.RecordsOf(user: user, appBundleID: appBundleID)) {
+            try records.appendStored(kind: kind, key: key, json: json)
+        }
+        return RecordSet(records)
     }
 
     func records(of originalTransactionIDs: [String]) async throws -> RecordSet {

@@ -95,13 +95,21 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
     }
 
-    struct PurchasesOf: PostgresPreparedStatement {
-        static let sql = "SELECT original_transaction_id FROM bindings WHERE app_user_id = $1 AND app_bundle_id = $2"
+    /// The transactions and renewal infos of every purchase bound to a user, in one round trip
+    /// (``PerennialStorage/StoredRecordKind``): kind, original transaction id, record.
+    struct RecordsOf: PostgresPreparedStatement {
+        static let sql = """
+            SELECT 0, t.original_transaction_id, t.record FROM bindings b JOIN transactions t USING (original_transaction_id)
+            WHERE b.app_user_id = $1 AND b.app_bundle_id = $2
+            UNION ALL
+            SELECT 1, r.original_transaction_id, r.record FROM bindings b JOIN renewal_infos r USING (original_transaction_id)
+            WHERE b.app_user_id = $1 AND b.app_bundle_id = $2
+            """
         let user: AppUserID
         let appBundleID: String
 
         func makeBindings() throws -> PostgresBindings { Self.bind(user.rawValue, appBundleID) }
-        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
+        func decodeRow(_ row: PostgresRow) throws -> (Int, String, String) { try row.decode((Int, String, String).self) }
     }
 
     struct ViewOf: PostgresPreparedStatement {

@@ -39,11 +39,10 @@ enum SQLiteRows {
         return snapshot
     }
 
-    /// The records of every purchase bound to `user`, in one statement: outside a transaction
-    /// SQLite still reads it from one snapshot, so a subscriber read needs no `BEGIN`/`COMMIT`.
+    /// The records of every purchase bound to `user`, in one statement (``StoredRecordKind``):
+    /// outside a transaction SQLite still reads it from one snapshot.
     static func records(ownedBy user: AppUserID, appBundleID: String, _ db: Database) throws -> RecordSet {
         var records = EvidenceRecords()
-        // The first column tells the kinds apart: 0 for a transaction, 1 for a renewal info.
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: """
                 SELECT 0, t.original_transaction_id, t.record FROM bindings b JOIN transactions t USING (original_transaction_id)
@@ -54,14 +53,7 @@ enum SQLiteRows {
                 """),
             arguments: [user.rawValue, appBundleID])
         while let row = try rows.next() {
-            let isTransaction: Bool = row[0] == 0
-            let key: String = row[1]
-            let json: String = row[2]
-            if isTransaction {
-                records.transactions.append(try DecodedRecordCache.shared.transaction(fromJSON: json, key: key))
-            } else {
-                records.renewalInfos.append(try DecodedRecordCache.shared.renewalInfo(fromJSON: json, key: key))
-            }
+            try records.appendStored(kind: row[0], key: row[1], json: row[2])
         }
         return RecordSet(records)
     }
