@@ -24,10 +24,10 @@ enum JSONResponse {
         raw(value.apiJSON(), status: status)
     }
 
-    static func raw(_ data: Data, status: HTTPResponse.Status) -> Response {
+    static func raw(_ bytes: some Sequence<UInt8>, status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// The whole request body.
