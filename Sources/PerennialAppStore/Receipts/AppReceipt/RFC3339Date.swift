@@ -67,7 +67,37 @@ public enum RFC3339Date {
         let interval = date.timeIntervalSince1970
         let seconds = interval.rounded(.down)
         let milliseconds = Int(((interval - seconds) * 1000).rounded(.down))
-        return dateAndTime(secondsSince1970: Int64(seconds)) + "." + String(String(milliseconds + 1000).dropFirst()) + "Z"
+        let totalSeconds = Int64(seconds)
+        let secondOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
+        let (year, month, day) = civilFromDays(Int((totalSeconds - Int64(secondOfDay)) / 86_400))
+        guard (1000...9999).contains(year) else {
+            return dateAndTime(secondsSince1970: totalSeconds) + "." + String(String(milliseconds + 1000).dropFirst()) + "Z"
+        }
+        // The usual four-digit year: the 24 characters written in place, without interpolation.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            func digits(_ value: Int, _ count: Int, at offset: Int) {
+                var rest = value
+                for index in (offset..<offset + count).reversed() {
+                    text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            digits(year, 4, at: 0)
+            digits(month, 2, at: 5)
+            digits(day, 2, at: 8)
+            digits(secondOfDay / 3600, 2, at: 11)
+            digits(secondOfDay / 60 % 60, 2, at: 14)
+            digits(secondOfDay % 60, 2, at: 17)
+            digits(milliseconds, 3, at: 20)
+            text[4] = UInt8(ascii: "-")
+            text[7] = UInt8(ascii: "-")
+            text[10] = UInt8(ascii: "T")
+            text[13] = UInt8(ascii: ":")
+            text[16] = UInt8(ascii: ":")
+            text[19] = UInt8(ascii: ".")
+            text[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` in UTC.
