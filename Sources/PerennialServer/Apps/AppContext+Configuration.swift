@@ -91,7 +91,7 @@ extension AppContext {
                     url: endpoint.url,
                     secret: Array(try endpoint.secret.resolve(field: "apps.\(name).webhooks[\(index)].secret", environment: environment).utf8))
             },
-            publicKeys: publicKeys)
+            publicKeys: publicKeys, publicKeyDigests: publicKeys.map(ConstantTime.digest))
     }
 
     private static func certificates(_ sources: [CertificateSource], app: String) throws(ConfigurationError) -> [Certificate] {

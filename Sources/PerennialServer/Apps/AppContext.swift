@@ -29,8 +29,10 @@ public struct AppContext: Sendable {
     public let userTokens: UserTokenVerifier?
     /// Where the webhook job delivers the app's events.
     public let webhooks: [WebhookTarget]
-    /// Keys authenticating the app's clients, as bytes for constant-time comparison.
+    /// Keys authenticating the app's clients, as bytes.
     let publicKeys: [[UInt8]]
+    /// Their ``ConstantTime/digest(_:)``s, which every client request is compared with.
+    let publicKeyDigests: [[UInt8]]
 
     /// The engine of the app's catalog.
     public var engine: SubscriberEngine { applier.engine }
@@ -45,10 +47,11 @@ public struct AppContext: Sendable {
         environments.contains(environment)
     }
 
-    /// Whether `key` is one of the app's public keys (constant time in the key's content).
-    func isPublicKey(_ key: [UInt8]) -> Bool {
+    /// Whether the key whose ``ConstantTime/digest(_:)`` is `digest` is one of the app's public
+    /// keys (constant time in the key's content).
+    func isPublicKey(digest: [UInt8]) -> Bool {
         var found = false
-        for candidate in publicKeys where ConstantTime.equals(candidate, key) { found = true }
+        for candidate in publicKeyDigests where ConstantTime.equalDigests(candidate, digest) { found = true }
         return found
     }
 }

@@ -41,8 +41,9 @@ public struct AppRegistry: Sendable {
     /// The app owning the presented public key; every key is compared, in constant time, so the
     /// answer's timing does not reveal how close a guess was.
     func app(publicKey: [UInt8]) -> AppContext? {
+        let digest = ConstantTime.digest(publicKey)
         var match: AppContext?
-        for app in apps where app.isPublicKey(publicKey) { match = app }
+        for app in apps where app.isPublicKey(digest: digest) { match = app }
         return match
     }
 }

@@ -7,14 +7,24 @@ import Crypto
 /// strings stops at the first different byte and must never be used on a key or a secret.
 enum ConstantTime {
     static func equals(_ lhs: some Sequence<UInt8>, _ rhs: some Sequence<UInt8>) -> Bool {
-        let left = Array(SHA256.hash(data: Array(lhs)))
-        let right = Array(SHA256.hash(data: Array(rhs)))
-        var difference: UInt8 = 0
-        for index in 0..<left.count { difference |= left[index] ^ right[index] }
-        return difference == 0
+        equalDigests(digest(lhs), digest(rhs))
     }
 
     static func equals(_ lhs: String, _ rhs: String) -> Bool {
         equals(Array(lhs.utf8), Array(rhs.utf8))
+    }
+
+    /// The SHA-256 a comparison runs on: computed once for a stored secret, so that checking a
+    /// presented one hashes only that one.
+    static func digest(_ secret: some Sequence<UInt8>) -> [UInt8] {
+        Array(SHA256.hash(data: Array(secret)))
+    }
+
+    /// Whether two ``digest(_:)`` results are equal, looking at every byte whatever differs.
+    static func equalDigests(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in 0..<left.count { difference |= left[index] ^ right[index] }
+        return difference == 0
     }
 }
