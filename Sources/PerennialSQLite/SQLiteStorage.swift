@@ -75,14 +75,12 @@ public struct SQLiteStorage: SubscriberStorage {
     /// calling thread: ``SQLiteRows/records(ownedBy:appBundleID:_:)`` is one statement, which
     /// SQLite reads from one snapshot without a transaction.
     public func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet {
-        let operation = "read records of \(user)"
-        guard let readers else {
-            return try await read(operation) { db in try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db) }
-        }
+        let query: @Sendable (Database) throws -> RecordSet = { db in try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db) }
+        guard let readers else { return try await read("read records of \(user)", query) }
         do {
-            return try readers.read { db in try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db) }
+            return try readers.read(query)
         } catch {
-            throw Self.storageError(error, operation: operation)
+            throw Self.storageError(error, operation: "read records of \(user)")
         }
     }
 
