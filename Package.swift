@@ -86,9 +86,6 @@ let package = Package(
             dependencies: [
                 "PerennialCore",
                 "PerennialAppStore",
-                "PerennialStorage",
-                "PerennialSQLite",
-                "PerennialStorageContract",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
