@@ -31,9 +31,9 @@ struct PostgresRows {
         let users = Set(Array(snapshot.owners.values) + Array(snapshot.tokenOwners.values) + [evidence.presentedBy].compactMap { $0 })
         try await lock(2, users.map(\.rawValue))
         for user in users {
+            let records = try await records(ownedBy: user, appBundleID: evidence.appBundleID)
             snapshot.users[user] = StorageSnapshot.User(
-                records: try await records(ownedBy: user, appBundleID: evidence.appBundleID),
-                view: try await view(of: user, appBundleID: evidence.appBundleID))
+                records: records, view: try await view(of: user, appBundleID: evidence.appBundleID, records: records))
         }
         return snapshot
     }
@@ -60,9 +60,10 @@ struct PostgresRows {
         return RecordSet(records)
     }
 
-    func view(of user: AppUserID, appBundleID: String) async throws -> SubscriberView? {
+    /// The stored view, its histories restored from `records` (``PerennialStorage/SubscriberView/storedForm``).
+    func view(of user: AppUserID, appBundleID: String, records: RecordSet) async throws -> SubscriberView? {
         guard let json = try await all(PostgresStatements.ViewOf(user: user, appBundleID: appBundleID)).first else { return nil }
-        return try DecodedRecordCache.shared.view(fromJSON: json, key: user.rawValue)
+        return try DecodedRecordCache.shared.view(fromJSON: json, key: user.rawValue).restoringHistories(from: records)
     }
 
     func appUser(forToken token: UUID) async throws -> AppUserID? {
@@ -84,7 +85,7 @@ struct PostgresRows {
             try await run(PostgresStatements.UpsertBinding(binding: binding, appBundleID: app, now: now))
         }
         for (user, view) in plan.views.sorted(by: { $0.key < $1.key }) {
-            try await run(PostgresStatements.UpsertView(user: user, appBundleID: app, view: try DecodedRecordCache.shared.json(for: view, of: user.rawValue)))
+            try await run(PostgresStatements.UpsertView(user: user, appBundleID: app, view: try DecodedRecordCache.shared.json(for: view.storedForm, of: user.rawValue)))
         }
         for event in plan.outbox {
             try await run(PostgresStatements.InsertOutbox(event: event, now: now))

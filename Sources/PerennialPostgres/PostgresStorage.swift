@@ -53,9 +53,8 @@ public struct PostgresStorage: SubscriberStorage {
 
     public func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {
         try await withRows("read subscriber \(user)") { rows in
-            StoredSubscriber(
-                records: try await rows.records(ownedBy: user, appBundleID: appBundleID),
-                view: try await rows.view(of: user, appBundleID: appBundleID))
+            let records = try await rows.records(ownedBy: user, appBundleID: appBundleID)
+            return StoredSubscriber(records: records, view: try await rows.view(of: user, appBundleID: appBundleID, records: records))
         }
     }
 

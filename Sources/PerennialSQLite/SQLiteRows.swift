@@ -32,9 +32,9 @@ enum SQLiteRows {
         }
         let users = Set(Array(snapshot.owners.values) + Array(snapshot.tokenOwners.values) + [evidence.presentedBy].compactMap { $0 })
         for user in users {
+            let records = try records(ownedBy: user, appBundleID: evidence.appBundleID, db)
             snapshot.users[user] = StorageSnapshot.User(
-                records: try records(ownedBy: user, appBundleID: evidence.appBundleID, db),
-                view: try view(of: user, appBundleID: evidence.appBundleID, db))
+                records: records, view: try view(of: user, appBundleID: evidence.appBundleID, records: records, db))
         }
         return snapshot
     }
@@ -75,12 +75,13 @@ enum SQLiteRows {
         return RecordSet(records)
     }
 
-    static func view(of user: AppUserID, appBundleID: String, _ db: Database) throws -> SubscriberView? {
+    /// The stored view, its histories restored from `records` (``PerennialStorage/SubscriberView/storedForm``).
+    static func view(of user: AppUserID, appBundleID: String, records: RecordSet, _ db: Database) throws -> SubscriberView? {
         let json = try String.fetchOne(
             db.cachedStatement(sql: "SELECT view FROM subscriber_views WHERE app_user_id = ? AND app_bundle_id = ?"),
             arguments: [user.rawValue, appBundleID])
         return try json.map { json throws(StorageError) in
-            try DecodedRecordCache.shared.view(fromJSON: json, key: user.rawValue)
+            try DecodedRecordCache.shared.view(fromJSON: json, key: user.rawValue).restoringHistories(from: records)
         }
     }
 
@@ -138,7 +139,7 @@ enum SQLiteRows {
                     INSERT INTO subscriber_views (app_user_id, app_bundle_id, view) VALUES (?, ?, ?)
                     ON CONFLICT (app_user_id, app_bundle_id) DO UPDATE SET view = excluded.view
                     """
-            ).execute(arguments: [user.rawValue, app, try DecodedRecordCache.shared.json(for: view, of: user.rawValue)])
+            ).execute(arguments: [user.rawValue, app, try DecodedRecordCache.shared.json(for: view.storedForm, of: user.rawValue)])
         }
         for event in plan.outbox {
             try db.cachedStatement(

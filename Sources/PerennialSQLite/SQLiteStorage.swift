@@ -65,9 +65,8 @@ public struct SQLiteStorage: SubscriberStorage {
 
     public func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {
         try await read("read subscriber \(user)") { db in
-            StoredSubscriber(
-                records: try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db),
-                view: try SQLiteRows.view(of: user, appBundleID: appBundleID, db))
+            let records = try SQLiteRows.records(ownedBy: user, appBundleID: appBundleID, db)
+            return StoredSubscriber(records: records, view: try SQLiteRows.view(of: user, appBundleID: appBundleID, records: records, db))
         }
     }
 

@@ -12,6 +12,7 @@ public struct StorageContract: Sendable {
         case applyStoresRecordsViewEventsAndAudit
         case duplicateKeyChangesNothing
         case reorderedNotificationsGiveSameState
+        case renewalsSeeTheHistoryTheStoredViewLeavesOut
         case unownedPurchaseWaitsForBinding
         case secondPresenterTakesOverWithTransfer
         case secondPresenterGetsNothingWithKeep
@@ -37,6 +38,7 @@ public struct StorageContract: Sendable {
         case .applyStoresRecordsViewEventsAndAudit: try await applyStoresRecordsViewEventsAndAudit(storage)
         case .duplicateKeyChangesNothing: try await duplicateKeyChangesNothing(storage)
         case .reorderedNotificationsGiveSameState: try await reorderedNotificationsGiveSameState(storage)
+        case .renewalsSeeTheHistoryTheStoredViewLeavesOut: try await renewalsSeeTheHistoryTheStoredViewLeavesOut(storage)
         case .unownedPurchaseWaitsForBinding: try await unownedPurchaseWaitsForBinding(storage)
         case .secondPresenterTakesOverWithTransfer: try await secondPresenterTakesOverWithTransfer(storage)
         case .secondPresenterGetsNothingWithKeep: try await secondPresenterGetsNothingWithKeep(storage)
@@ -120,6 +122,26 @@ public struct StorageContract: Sendable {
         #expect(states[0] == states[1])
         let subscription = try #require(states[0].view?.subscription(originalTransactionID: "1000"))
         #expect(subscription.transactionID == "1001" && !subscription.willRenew)
+    }
+
+    /// Views are stored without their subscriptions' histories (`SubscriberView.storedForm`), so an
+    /// apply must restore the history from the records to diff against: each renewal then yields
+    /// its own event only, not the earlier periods' again, and the subscriber reads back whole.
+    func renewalsSeeTheHistoryTheStoredViewLeavesOut(_ storage: any SubscriberStorage) async throws {
+        var events: [[String]] = []
+        var last: AppliedEvidence?
+        for (index, purchased) in [0.0, 30, 60].enumerated() {
+            let transaction = ContractFixture.transaction(String(1000 + index), original: "1000", purchased: purchased)
+            let evidence = ContractFixture.evidence("k\(index)", by: alice, EvidenceRecords(transactions: [transaction]))
+            let result = try applied(try await storage.apply(evidence, with: ContractFixture.applier(), now: ContractFixture.day(purchased + 1)))
+            events.append(result.events.map(\.kind))
+            last = result
+        }
+        let initial = EventKind.initialPurchase.rawValue, renewal = EventKind.renewal.rawValue
+        #expect(events == [[initial], [renewal], [renewal]])
+        let stored = try await storage.subscriber(alice, appBundleID: ContractFixture.bundleID)
+        #expect(stored.view == last?.views[alice])
+        #expect(stored.view?.subscription(originalTransactionID: "1000")?.history.map(\.transactionID) == ["1000", "1001", "1002"])
     }
 
     func unownedPurchaseWaitsForBinding(_ storage: any SubscriberStorage) async throws {
