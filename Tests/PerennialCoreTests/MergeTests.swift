@@ -64,6 +64,41 @@ struct MergeTests {
         #expect(records.evidence.transactions.count == 4)
     }
 
+    @Test(
+        "a ledger's summary kept up while appending equals the one computed over the whole history",
+        arguments: [
+            // An introductory offer, renewals, a gap, a resubscription.
+            [
+                F.transaction("1000", purchased: 0, expires: 7, reason: .purchase, offer: F.freeTrial, price: 0),
+                F.transaction("1001", purchased: 7, expires: 37),
+                F.transaction("1002", purchased: 40, expires: 70),
+                F.transaction("1003", purchased: 90, expires: 120, reason: .purchase),
+            ],
+            // Every transaction upgraded (the upgrade itself not seen yet), then the upgrade.
+            [
+                F.transaction("1000", purchased: 0, expires: 30, reason: .purchase, upgraded: true),
+                F.transaction("1001", product: "premium.yearly", purchased: 10, expires: 375, reason: .purchase, upgraded: true),
+                F.transaction("1002", product: "premium.yearly", purchased: 20, expires: 385, reason: .purchase),
+            ],
+            // An upgraded transaction between current ones.
+            [
+                F.transaction("1000", purchased: 0, expires: 30, reason: .purchase),
+                F.transaction("1001", purchased: 30, expires: 60, upgraded: true),
+                F.transaction("1002", product: "premium.yearly", purchased: 45, expires: 410, reason: .purchase),
+                F.transaction("1003", product: "premium.yearly", purchased: 410, expires: 775),
+            ],
+        ])
+    func summaryKeptWhileAppending(history: [Transaction]) {
+        for length in 1...history.count {
+            var appended = RecordSet()
+            for transaction in history.prefix(length) { appended.merge(transaction) }
+            var prepended = RecordSet()
+            for transaction in history.prefix(length).reversed() { prepended.merge(transaction) }
+            #expect(appended == prepended, "the first \(length) transactions")
+            #expect(F.engine.view(of: appended, at: F.day(30)) == F.engine.view(of: prepended, at: F.day(30)))
+        }
+    }
+
     @Test("a record set survives encoding")
     func codable() throws {
         let records = RecordSet(EvidenceRecords(transactions: [original, refunded], renewalInfos: [F.renewalInfo(signed: F.day(1))]))

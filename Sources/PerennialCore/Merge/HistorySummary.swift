@@ -21,4 +21,15 @@ struct HistorySummary: Hashable, Sendable {
             if TransactionStep(history, at: index).isRenewal { renewalCount += 1 }
         }
     }
+
+    /// Turns the summary of all of `history` but its last transaction into the summary of
+    /// `history`, without walking it: a transaction's step depends only on it and the one before,
+    /// so appending changes nothing the summary says about earlier transactions.
+    mutating func append(lastOf history: [Transaction]) {
+        let index = history.count - 1
+        if history[index].offer?.type == .introductory { usedIntroductoryOffer = true }
+        // `currentIndex` points at an upgraded transaction only when every earlier one was upgraded.
+        if !history[index].isUpgraded || history[currentIndex].isUpgraded { currentIndex = index }
+        if TransactionStep(history, at: index).isRenewal { renewalCount += 1 }
+    }
 }

@@ -26,9 +26,11 @@ public struct RecordSet: Hashable, Sendable, Codable {
         merge(evidence)
     }
 
-    /// Merges more evidence; older versions of records already held are ignored.
+    /// Merges more evidence; older versions of records already held are ignored. Transactions go
+    /// in purchase order, so that each one extends its ledger instead of reordering it (merging
+    /// is commutative, so the order changes nothing else).
     public mutating func merge(_ evidence: EvidenceRecords) {
-        for transaction in evidence.transactions { merge(transaction) }
+        for transaction in evidence.transactions.sorted(by: Transaction.inPurchaseOrder) { merge(transaction) }
         for info in evidence.renewalInfos { merge(info) }
     }
 
@@ -45,14 +47,12 @@ public struct RecordSet: Hashable, Sendable, Codable {
             let stored = ledgers[position].transaction(id: transaction.transactionID)
         {
             guard transaction.supersedes(stored) else { return }
-            if owner != transaction.originalTransactionID {
-                ledgers[position].remove(transactionID: transaction.transactionID)
-                removeLedgerIfEmpty(owner)
-            }
+            ledgers[position].remove(transactionID: transaction.transactionID)
+            removeLedgerIfEmpty(owner)
         }
         owners[transaction.transactionID] = transaction.originalTransactionID
         let position = ledgerPosition(creating: transaction.originalTransactionID)
-        ledgers[position].store(transaction)
+        ledgers[position].insert(transaction)
     }
 
     /// Merges one renewal info version.

@@ -27,15 +27,24 @@ public struct SubscriptionLedger: Hashable, Sendable {
         transactions.first { $0.transactionID == id }
     }
 
-    /// Stores `transaction`, replacing the version with the same id.
-    mutating func store(_ transaction: Transaction) {
-        remove(transactionID: transaction.transactionID)
-        let key = (transaction.purchaseDate, transaction.transactionID)
+    /// Stores `transaction`, which has no version in the ledger yet (``RecordSet`` knows, and
+    /// removes an older one first). A transaction that sorts last, as records read in purchase
+    /// order do, extends the summary instead of recomputing it.
+    mutating func insert(_ transaction: Transaction) {
+        if let last = transactions.last, Transaction.inPurchaseOrder(transaction, last) {
+            insertInOrder(transaction)
+        } else {
+            transactions.append(transaction)
+            summary.append(lastOf: transactions)
+        }
+    }
+
+    private mutating func insertInOrder(_ transaction: Transaction) {
         var low = 0
         var high = transactions.count
         while low < high {
             let middle = (low + high) / 2
-            if (transactions[middle].purchaseDate, transactions[middle].transactionID) < key {
+            if Transaction.inPurchaseOrder(transactions[middle], transaction) {
                 low = middle + 1
             } else {
                 high = middle
@@ -56,5 +65,12 @@ public struct SubscriptionLedger: Hashable, Sendable {
     mutating func merge(_ info: RenewalInfo) {
         if let current = renewalInfo, !info.supersedes(current) { return }
         renewalInfo = info
+    }
+}
+
+extension Transaction {
+    /// A ledger's order: by purchase date, then transaction id.
+    static func inPurchaseOrder(_ first: Transaction, _ second: Transaction) -> Bool {
+        (first.purchaseDate, first.transactionID) < (second.purchaseDate, second.transactionID)
     }
 }
