@@ -30,7 +30,10 @@ public struct RecordSet: Hashable, Sendable, Codable {
     /// in purchase order, so that each one extends its ledger instead of reordering it (merging
     /// is commutative, so the order changes nothing else).
     public mutating func merge(_ evidence: EvidenceRecords) {
-        for transaction in evidence.transactions.sorted(by: Transaction.inPurchaseOrder) { merge(transaction) }
+        let transactions = evidence.transactions
+        for index in transactions.indices.sorted(by: { Transaction.inPurchaseOrder(transactions[$0], transactions[$1]) }) {
+            merge(transactions[index])
+        }
         for info in evidence.renewalInfos { merge(info) }
     }
 

@@ -34,7 +34,7 @@ public struct EvidenceApplier: Sendable {
         guard !touched.isEmpty else { throw .emptyEvidence(idempotencyKey: evidence.idempotencyKey) }
         let merged = snapshot.records.merging(evidence.records)
         var plan = WritePlan(evidence: evidence)
-        collectChangedRecords(touched, merged: merged, stored: snapshot.records, into: &plan)
+        collectChangedRecords(evidence.records, merged: merged, stored: snapshot.records, into: &plan)
         let owners = decideOwners(touched, evidence: evidence, merged: merged, snapshot: snapshot, now: now, into: &plan)
 
         var users = Set(touched.compactMap { owners[$0] } + touched.compactMap { snapshot.owners[$0] })
@@ -99,15 +99,21 @@ public struct EvidenceApplier: Sendable {
         }
     }
 
-    /// Only record versions that differ from the stored ones are written.
-    private func collectChangedRecords(_ touched: [String], merged: RecordSet, stored: RecordSet, into plan: inout WritePlan) {
-        for id in touched {
-            guard let ledger = merged.ledger(originalTransactionID: id) else { continue }
-            for transaction in ledger.transactions where stored.transaction(id: transaction.transactionID) != transaction {
-                plan.transactions.append(transaction)
+    /// Only record versions that differ from the stored ones are written. Only the evidence can
+    /// bring such a version (every other record of `merged` is a stored one), so only its records
+    /// are compared, not the subscriptions' whole histories.
+    private func collectChangedRecords(_ evidence: EvidenceRecords, merged: RecordSet, stored: RecordSet, into plan: inout WritePlan) {
+        var transactionIDs = Set<String>()
+        for incoming in evidence.transactions where transactionIDs.insert(incoming.transactionID).inserted {
+            if let kept = merged.transaction(id: incoming.transactionID), kept != stored.transaction(id: incoming.transactionID) {
+                plan.transactions.append(kept)
             }
-            if let info = ledger.renewalInfo, info != stored.ledger(originalTransactionID: id)?.renewalInfo {
-                plan.renewalInfos.append(info)
+        }
+        var originalTransactionIDs = Set<String>()
+        for incoming in evidence.renewalInfos where originalTransactionIDs.insert(incoming.originalTransactionID).inserted {
+            let id = incoming.originalTransactionID
+            if let kept = merged.ledger(originalTransactionID: id)?.renewalInfo, kept != stored.ledger(originalTransactionID: id)?.renewalInfo {
+                plan.renewalInfos.append(kept)
             }
         }
     }
