@@ -21,7 +21,7 @@ struct PostgresRows {
     /// rest of the transaction: first the touched purchases, then every user concerned.
     func snapshot(for evidence: IncomingEvidence) async throws -> StorageSnapshot {
         try await lock(1, evidence.originalTransactionIDs)
-        var snapshot = StorageSnapshot(records: try await records(of: evidence.originalTransactionIDs))
+        var snapshot = StorageSnapshot()
         for id in evidence.originalTransactionIDs {
             snapshot.owners[id] = try await all(PostgresStatements.OwnerOf(originalTransactionID: id)).first.map(AppUserID.init(rawValue:))
         }
@@ -35,6 +35,8 @@ struct PostgresRows {
             snapshot.users[user] = StorageSnapshot.User(
                 records: records, view: try await view(of: user, appBundleID: evidence.appBundleID, records: records))
         }
+        let (held, unread) = snapshot.recordsHeldByOwners(of: evidence.originalTransactionIDs)
+        snapshot.records = try await records(of: unread).merging(held)
         return snapshot
     }
 

@@ -21,7 +21,7 @@ enum SQLiteRows {
 
     /// The rows the evidence can change: see ``PerennialStorage/StorageSnapshot``.
     static func snapshot(for evidence: IncomingEvidence, _ db: Database) throws -> StorageSnapshot {
-        var snapshot = StorageSnapshot(records: try records(of: evidence.originalTransactionIDs, db))
+        var snapshot = StorageSnapshot()
         for id in evidence.originalTransactionIDs {
             let owner = try String.fetchOne(
                 db.cachedStatement(sql: "SELECT app_user_id FROM bindings WHERE original_transaction_id = ?"), arguments: [id])
@@ -36,6 +36,8 @@ enum SQLiteRows {
             snapshot.users[user] = StorageSnapshot.User(
                 records: records, view: try view(of: user, appBundleID: evidence.appBundleID, records: records, db))
         }
+        let (held, unread) = snapshot.recordsHeldByOwners(of: evidence.originalTransactionIDs)
+        snapshot.records = try records(of: unread, db).merging(held)
         return snapshot
     }
 

@@ -38,3 +38,22 @@ public struct StorageSnapshot: Hashable, Sendable {
         self.users = users
     }
 }
+
+extension StorageSnapshot {
+    /// The records of the `touched` purchases that `users` already hold (a purchase's ledger is in
+    /// its owner's records), and the ids whose records must still be read. A renewal's
+    /// subscription is then read once, not once for the purchase and again for its owner.
+    public func recordsHeldByOwners(of touched: [String]) -> (held: EvidenceRecords, unread: [String]) {
+        var held = EvidenceRecords()
+        var unread: [String] = []
+        for id in touched {
+            if let owner = owners[id], let ledger = users[owner]?.records.ledger(originalTransactionID: id) {
+                held.transactions += ledger.transactions
+                if let info = ledger.renewalInfo { held.renewalInfos.append(info) }
+            } else {
+                unread.append(id)
+            }
+        }
+        return (held, unread)
+    }
+}
