@@ -14,6 +14,7 @@ enum EngineBenchmark {
         let previous = engine.view(of: small, at: start.addingTimeInterval(11.5 * month))
         let current = engine.view(of: small, at: smallNow)
         let smallEvidence = small.evidence
+        let largeEvidence = large.evidence
 
         // The walks' results feed a checksum checked at the end, so the optimizer cannot drop them.
         var checksum = 0.0
@@ -29,6 +30,7 @@ enum EngineBenchmark {
             },
             await measure("view: 5 subs × 101 transactions", iterations: 20_000) { blackHole(engine.view(of: large, at: largeNow)) },
             await measure("merge: 13 transactions + renewal info", iterations: 20_000) { blackHole(RecordSet(smallEvidence)) },
+            await measure("merge: 5 subs × 101 transactions + renewal infos", iterations: 2_000) { blackHole(RecordSet(largeEvidence)) },
             await measure("events: renewal between two views", iterations: 100_000) {
                 blackHole(engine.events(from: previous, to: current))
             },
