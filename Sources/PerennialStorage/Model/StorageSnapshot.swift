@@ -8,7 +8,8 @@ public struct StorageSnapshot: Hashable, Sendable {
     public struct User: Hashable, Sendable {
         /// Every record of every purchase bound to the user.
         public var records: RecordSet
-        /// The view stored by the previous apply; nil for a user never computed.
+        /// The view stored by the previous apply, its histories restored from `records`
+        /// (``SubscriberView/storedForm``); nil for a user never computed.
         public var view: SubscriberView?
 
         public init(records: RecordSet = RecordSet(), view: SubscriberView? = nil) {
