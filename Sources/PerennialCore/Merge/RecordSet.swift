@@ -51,7 +51,7 @@ public struct RecordSet: Hashable, Sendable, Codable {
         {
             guard transaction.supersedes(stored) else { return }
             ledgers[position].remove(transactionID: transaction.transactionID)
-            removeLedgerIfEmpty(owner)
+            if owner != transaction.originalTransactionID { removeLedgerIfEmpty(owner) }
         }
         owners[transaction.transactionID] = transaction.originalTransactionID
         let position = ledgerPosition(creating: transaction.originalTransactionID)
