@@ -3,38 +3,9 @@ import PerennialCore
 import PerennialStorage
 import PostgresNIO
 
-/// The reconciliation schedule's statements, prepared once per pooled connection: the upsert runs
-/// on the apply path, the claim and completions for every check.
+/// The reconciliation schedule's statements, prepared once per pooled connection: the claim and
+/// completions of every check (an apply upserts its checks through ``PostgresPlanWrites``).
 enum PostgresReconciliationStatements {
-    /// The touched subscription's next check, written in the apply's transaction.
-    struct UpsertCheck: PostgresPreparedStatement {
-        static let sql = """
-            INSERT INTO reconciliation_checks
-                (original_transaction_id, app_bundle_id, environment, due_at, swept_until, receipt_evidence_id)
-            VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (original_transaction_id) DO UPDATE SET
-                app_bundle_id = excluded.app_bundle_id, environment = excluded.environment, due_at = excluded.due_at,
-                swept_until = excluded.swept_until, attempts = 0, last_error = NULL,
-                receipt_evidence_id = COALESCE(excluded.receipt_evidence_id, reconciliation_checks.receipt_evidence_id)
-            """
-        let check: WritePlan.Check
-        let evidence: IncomingEvidence
-        let receiptEvidenceID: Int64?
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 6)
-            bindings.append(check.originalTransactionID)
-            bindings.append(evidence.appBundleID)
-            bindings.append(evidence.environment.rawValue)
-            bindings.append(check.dueAt?.timeIntervalSince1970)
-            bindings.append(check.sweptUntil?.timeIntervalSince1970)
-            bindings.append(receiptEvidenceID)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws {}
-    }
-
     /// Leases the earliest due checks; `FOR UPDATE SKIP LOCKED` lets concurrent claimers pass over
     /// each other's rows, and a row leased meanwhile fails the re-checked lease condition.
     struct Claim: PostgresPreparedStatement {

@@ -3,20 +3,29 @@ import PerennialCore
 import PerennialStorage
 import PostgresNIO
 
-/// The statements of the apply path, prepared once per pooled connection by PostgresNIO (named
-/// after their type) and then executed with bound parameters only.
+/// The statements of the apply path's reads and of the subscriber reads, prepared once per pooled
+/// connection by PostgresNIO (named after their type) and then executed with bound parameters
+/// only. An apply's writes are one statement of their own, ``PostgresPlanWrites``.
 enum PostgresStatements {
-    /// Inserts the evidence row unless its idempotency key exists; returns no row for a duplicate
-    /// (after waiting for a concurrent insert of the same key to commit or roll back).
+    /// Inserts the evidence row unless its idempotency key exists, and then takes the advisory
+    /// locks of the purchases it touches (class 1, see ``Lock``) in the same round trip; returns
+    /// no row, and takes no lock, for a duplicate (after waiting for a concurrent insert of the
+    /// same key to commit or roll back).
+    ///
+    /// The locks come from a scalar subquery that PostgreSQL evaluates once, for the inserted row.
+    /// What the apply reads after them, it reads in later statements, each with a snapshot taken
+    /// once the locks are held.
     struct InsertEvidence: PostgresPreparedStatement {
         static let sql = """
-            INSERT INTO evidence (app_bundle_id, kind, idempotency_key, raw, received_at, presented_by, environment)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id
+            WITH inserted AS (
+                INSERT INTO evidence (app_bundle_id, kind, idempotency_key, raw, received_at, presented_by, environment)
+                VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id)
+            SELECT id, (SELECT count(pg_advisory_xact_lock(1, hashtext(key))) FROM unnest($8::text[]) AS key) FROM inserted
             """
         let evidence: IncomingEvidence
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 7)
+            var bindings = PostgresBindings(capacity: 8)
             bindings.append(evidence.appBundleID)
             bindings.append(evidence.kind.rawValue)
             bindings.append(evidence.idempotencyKey)
@@ -24,10 +33,11 @@ enum PostgresStatements {
             bindings.append(evidence.receivedAt.timeIntervalSince1970)
             bindings.append(evidence.presentedBy?.rawValue)
             bindings.append(evidence.environment.rawValue)
+            bindings.append(evidence.originalTransactionIDs)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+        func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode((Int64, Int64).self).0 }
     }
 
     struct EvidenceIDForKey: PostgresPreparedStatement {
@@ -38,32 +48,57 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
     }
 
-    /// A transaction-scoped advisory lock on one key of a class (1: an original transaction id,
-    /// 2: an app user), so concurrent applies touching the same purchase or user run one after the
-    /// other, even before any row exists to lock with `FOR UPDATE`.
+    /// Transaction-scoped advisory locks on keys of a class (1: original transaction ids, 2: app
+    /// users), so concurrent applies touching the same purchase or user run one after the other,
+    /// even before any row exists to lock with `FOR UPDATE`. The keys come sorted and are locked in
+    /// their order, so two applies never wait on each other in a cycle.
     struct Lock: PostgresPreparedStatement {
-        static let sql = """
-            WITH locked AS (SELECT pg_advisory_xact_lock($1, hashtext($2))) SELECT count(*) FROM locked
-            """
+        static let sql = "SELECT count(pg_advisory_xact_lock($1, hashtext(key))) FROM unnest($2::text[]) AS key"
         let keyClass: Int32
-        let key: String
+        let sortedKeys: [String]
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
             bindings.append(keyClass)
-            bindings.append(key)
+            bindings.append(sortedKeys)
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
     }
 
-    struct OwnerOf: PostgresPreparedStatement {
-        static let sql = "SELECT app_user_id FROM bindings WHERE original_transaction_id = $1 FOR UPDATE"
-        let originalTransactionID: String
+    /// The owners of the touched purchases (their bindings locked for update) and of the app
+    /// account tokens the evidence carries, in one round trip.
+    struct Owners: PostgresPreparedStatement {
+        enum Row {
+            case purchase(originalTransactionID: String, owner: String)
+            case token(UUID, owner: String)
+        }
 
-        func makeBindings() throws -> PostgresBindings { Self.bind(originalTransactionID) }
-        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
+        static let sql = """
+            WITH owners AS (
+                SELECT original_transaction_id, app_user_id FROM bindings
+                WHERE original_transaction_id = ANY($1::text[]) FOR UPDATE)
+            SELECT original_transaction_id, NULL::uuid, app_user_id FROM owners
+            UNION ALL
+            SELECT NULL, app_account_token, app_user_id FROM app_users WHERE app_account_token = ANY($2::uuid[])
+            """
+        let originalTransactionIDs: [String]
+        let tokens: [UUID]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(originalTransactionIDs)
+            bindings.append(tokens)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (id, token, owner) = try row.decode((String?, UUID?, String).self)
+            if let id { return .purchase(originalTransactionID: id, owner: owner) }
+            guard let token else { throw StorageError.corruptRow(table: "app_users", key: owner, reason: "neither a purchase nor a token") }
+            return .token(token, owner: owner)
+        }
     }
 
     struct TransactionsOf: PostgresPreparedStatement {
@@ -112,132 +147,29 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> (Int, String, String) { try row.decode((Int, String, String).self) }
     }
 
-    struct ViewOf: PostgresPreparedStatement {
-        static let sql = "SELECT view FROM subscriber_views WHERE app_user_id = $1 AND app_bundle_id = $2"
+    /// What a user's stored subscriber is made of, in one round trip and one snapshot: the rows of
+    /// ``RecordsOf`` and then, told apart by its first column, the stored view.
+    struct SubscriberOf: PostgresPreparedStatement {
+        enum Row {
+            case record(kind: Int, originalTransactionID: String, json: String)
+            case view(json: String)
+        }
+
+        /// Beyond ``PerennialStorage/StoredRecordKind``'s numbers.
+        private static let viewKind = 2
+        static let sql = RecordsOf.sql + """
+
+            UNION ALL
+            SELECT \(viewKind), app_user_id, view FROM subscriber_views WHERE app_user_id = $1 AND app_bundle_id = $2
+            """
         let user: AppUserID
         let appBundleID: String
 
         func makeBindings() throws -> PostgresBindings { Self.bind(user.rawValue, appBundleID) }
-        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
-    }
-
-    struct UpsertTransaction: PostgresPreparedStatement {
-        static let sql = """
-            INSERT INTO transactions
-                (transaction_id, original_transaction_id, record, version_date, is_signed, price_milli_units, price_currency)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT (transaction_id) DO UPDATE SET
-                original_transaction_id = excluded.original_transaction_id, record = excluded.record,
-                version_date = excluded.version_date, is_signed = excluded.is_signed,
-                price_milli_units = excluded.price_milli_units, price_currency = excluded.price_currency
-            """
-        let transaction: Transaction
-        let record: String
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 7)
-            bindings.append(transaction.transactionID)
-            bindings.append(transaction.originalTransactionID)
-            bindings.append(record)
-            bindings.append(transaction.provenance.versionDate.timeIntervalSince1970)
-            bindings.append(transaction.provenance.isSigned)
-            bindings.append(transaction.price?.milliUnits)
-            bindings.append(transaction.price?.currency)
-            return bindings
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (kind, key, json) = try row.decode((Int, String, String).self)
+            return kind == Self.viewKind ? .view(json: json) : .record(kind: kind, originalTransactionID: key, json: json)
         }
-
-        func decodeRow(_ row: PostgresRow) throws {}
-    }
-
-    struct UpsertRenewalInfo: PostgresPreparedStatement {
-        static let sql = """
-            INSERT INTO renewal_infos (original_transaction_id, record, version_date, is_signed) VALUES ($1, $2, $3, $4)
-            ON CONFLICT (original_transaction_id) DO UPDATE SET
-                record = excluded.record, version_date = excluded.version_date, is_signed = excluded.is_signed
-            """
-        let info: RenewalInfo
-        let record: String
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
-            bindings.append(info.originalTransactionID)
-            bindings.append(record)
-            bindings.append(info.provenance.versionDate.timeIntervalSince1970)
-            bindings.append(info.provenance.isSigned)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws {}
-    }
-
-    struct UpsertBinding: PostgresPreparedStatement {
-        static let sql = """
-            INSERT INTO bindings (original_transaction_id, app_user_id, app_bundle_id, bound_at) VALUES ($1, $2, $3, $4)
-            ON CONFLICT (original_transaction_id) DO UPDATE SET
-                app_user_id = excluded.app_user_id, app_bundle_id = excluded.app_bundle_id, bound_at = excluded.bound_at
-            """
-        let binding: WritePlan.Binding
-        let appBundleID: String
-        let now: Date
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = Self.bind(binding.originalTransactionID, binding.appUserID.rawValue, appBundleID)
-            bindings.append(now.timeIntervalSince1970)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws {}
-    }
-
-    struct UpsertView: PostgresPreparedStatement {
-        static let sql = """
-            INSERT INTO subscriber_views (app_user_id, app_bundle_id, view) VALUES ($1, $2, $3)
-            ON CONFLICT (app_user_id, app_bundle_id) DO UPDATE SET view = excluded.view
-            """
-        let user: AppUserID
-        let appBundleID: String
-        let view: String
-
-        func makeBindings() throws -> PostgresBindings { Self.bind(user.rawValue, appBundleID, view) }
-        func decodeRow(_ row: PostgresRow) throws {}
-    }
-
-    struct InsertOutbox: PostgresPreparedStatement {
-        static let sql = """
-            INSERT INTO outbox (event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (app_user_id, event_id) DO NOTHING
-            """
-        let event: OutboxEntry.Draft
-        let now: Date
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = Self.bind(event.eventID, event.appUserID.rawValue, event.appBundleID, event.kind)
-            bindings.append(event.occurredAt.timeIntervalSince1970)
-            bindings.append(String(decoding: event.payload, as: UTF8.self))
-            bindings.append(now.timeIntervalSince1970)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws {}
-    }
-
-    struct InsertAudit: PostgresPreparedStatement {
-        static let sql = "INSERT INTO audit (app_user_id, at, kind, detail, evidence_id) VALUES ($1, $2, $3, $4, $5)"
-        let entry: AuditEntry.Draft
-        let detail: String
-        let evidenceID: Int64
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 5)
-            bindings.append(entry.appUserID?.rawValue)
-            bindings.append(entry.at.timeIntervalSince1970)
-            bindings.append(entry.kind.rawValue)
-            bindings.append(detail)
-            bindings.append(evidenceID)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws {}
     }
 }
 

@@ -7,13 +7,13 @@ extension PostgresStorage: WebhookOutbox {
     /// ``PostgresOutboxStatements/Claim``); any number of processes may claim at once.
     public func claimDeliveries(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [WebhookDelivery] {
         let claim = PostgresOutboxStatements.Claim(now: now, limit: limit, owner: owner, leaseExpiresAt: now.addingTimeInterval(leaseFor))
-        return try await transaction("claim webhook deliveries") { rows in
+        return try await withRows("claim webhook deliveries") { rows in
             try await rows.all(claim).sorted { $0.entry.id < $1.entry.id }
         }
     }
 
     public func markDelivered(id: Int64, owner: String, at: Date) async throws(StorageError) -> Bool {
-        try await transaction("mark webhook delivery \(id) delivered") { rows in
+        try await withRows("mark webhook delivery \(id) delivered") { rows in
             try await !rows.all(PostgresOutboxStatements.MarkDelivered(at: at, id: id, owner: owner)).isEmpty
         }
     }
@@ -24,7 +24,7 @@ extension PostgresStorage: WebhookOutbox {
         let failed = PostgresOutboxStatements.MarkFailed(
             attempts: attempts, at: nextAttemptAt, error: error, acceptedEndpoints: try Self.json(acceptedEndpoints), id: id, dead: false,
             owner: owner)
-        return try await transaction("mark webhook delivery \(id) failed") { rows in try await !rows.all(failed).isEmpty }
+        return try await withRows("mark webhook delivery \(id) failed") { rows in try await !rows.all(failed).isEmpty }
     }
 
     public func deadLetter(
@@ -32,7 +32,7 @@ extension PostgresStorage: WebhookOutbox {
     ) async throws(StorageError) -> Bool {
         let dead = PostgresOutboxStatements.MarkFailed(
             attempts: attempts, at: at, error: error, acceptedEndpoints: try Self.json(acceptedEndpoints), id: id, dead: true, owner: owner)
-        return try await transaction("dead-letter webhook delivery \(id)") { rows in try await !rows.all(dead).isEmpty }
+        return try await withRows("dead-letter webhook delivery \(id)") { rows in try await !rows.all(dead).isEmpty }
     }
 
     public func listDeliveries(state: WebhookDelivery.State, limit: Int) async throws(StorageError) -> [WebhookDelivery] {
@@ -45,7 +45,7 @@ extension PostgresStorage: WebhookOutbox {
         var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresOutboxStatements.deliveryColumns) FROM outbox \(filter) LIMIT $1")
         query.binds.append(Int64(limit))
         let listing = query
-        return try await transaction("list \(state.rawValue) webhook deliveries") { rows in
+        return try await withRows("list \(state.rawValue) webhook deliveries") { rows in
             var deliveries: [WebhookDelivery] = []
             for try await row in try await rows.connection.query(listing, logger: rows.logger) {
                 deliveries.append(try PostgresOutboxStatements.delivery(from: row))
@@ -55,7 +55,7 @@ extension PostgresStorage: WebhookOutbox {
     }
 
     public func redeliver(id: Int64, now: Date) async throws(StorageError) -> Bool {
-        try await transaction("redeliver webhook delivery \(id)") { rows in
+        try await withRows("redeliver webhook delivery \(id)") { rows in
             let updated = try await rows.connection.query(
                 """
                 UPDATE outbox SET delivered_at = NULL, dead_at = NULL, attempts = 0, next_attempt_at = \(now.timeIntervalSince1970),
@@ -71,7 +71,7 @@ extension PostgresStorage: WebhookOutbox {
     public func requeueDelivered(appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int {
         let user = appUserID?.rawValue
         let from = since?.timeIntervalSince1970
-        return try await transaction("requeue delivered webhook deliveries") { rows in
+        return try await withRows("requeue delivered webhook deliveries") { rows in
             let updated = try await rows.connection.query(
                 """
                 UPDATE outbox SET delivered_at = NULL, dead_at = NULL, attempts = 0, next_attempt_at = \(now.timeIntervalSince1970),

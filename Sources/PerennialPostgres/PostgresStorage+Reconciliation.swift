@@ -7,14 +7,14 @@ extension PostgresStorage: ReconciliationSchedule {
     /// any number of processes may claim at once.
     public func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] {
         let claim = PostgresReconciliationStatements.Claim(now: now, limit: limit, owner: owner, leaseExpiresAt: now.addingTimeInterval(leaseFor))
-        return try await transaction("claim reconciliation checks") { rows in
+        return try await withRows("claim reconciliation checks") { rows in
             try await rows.all(claim).sorted { ($0.dueAt, $0.originalTransactionID) < ($1.dueAt, $1.originalTransactionID) }
         }
     }
 
     public func completeCheck(originalTransactionID: String, owner: String, notBefore: Date) async throws(StorageError) -> Bool {
         let complete = PostgresReconciliationStatements.Complete(notBefore: notBefore, originalTransactionID: originalTransactionID, owner: owner)
-        return try await transaction("complete reconciliation check \(originalTransactionID)") { rows in
+        return try await withRows("complete reconciliation check \(originalTransactionID)") { rows in
             try await !rows.all(complete).isEmpty
         }
     }
@@ -70,7 +70,7 @@ extension PostgresStorage: ReconciliationSchedule {
     }
 
     public func latestReceipt(appBundleID: String, originalTransactionID: String) async throws(StorageError) -> StoredEvidence? {
-        let id = try await transaction("find latest receipt of \(originalTransactionID)") { rows -> Int64? in
+        let id = try await withRows("find latest receipt of \(originalTransactionID)") { rows -> Int64? in
             let found = try await rows.connection.query(
                 """
                 SELECT receipt_evidence_id FROM reconciliation_checks
@@ -85,7 +85,7 @@ extension PostgresStorage: ReconciliationSchedule {
 
     public func latestNotificationDate(appBundleID: String) async throws(StorageError) -> Date? {
         let kind = EvidenceKind.notificationV2.rawValue
-        return try await transaction("find latest notification of \(appBundleID)") { rows -> Date? in
+        return try await withRows("find latest notification of \(appBundleID)") { rows -> Date? in
             let found = try await rows.connection.query(
                 "SELECT MAX(received_at) FROM evidence WHERE app_bundle_id = \(appBundleID) AND kind = \(kind)", logger: rows.logger)
             for try await latest in found.decode(Double?.self) { return latest.map(Date.init(timeIntervalSince1970:)) }

@@ -53,8 +53,8 @@ public struct PostgresStorage: SubscriberStorage {
 
     public func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {
         try await withRows("read subscriber \(user)") { rows in
-            let records = try await rows.records(ownedBy: user, appBundleID: appBundleID)
-            return StoredSubscriber(records: records, view: try await rows.view(of: user, appBundleID: appBundleID, records: records))
+            let (records, view) = try await rows.subscriber(user, appBundleID: appBundleID)
+            return StoredSubscriber(records: records, view: view)
         }
     }
 
@@ -159,8 +159,10 @@ public struct PostgresStorage: SubscriberStorage {
         }
     }
 
-    /// Runs `body` on one leased connection outside a transaction (reads of committed data).
-    private func withRows<T: Sendable>(_ operation: String, _ body: (PostgresRows) async throws -> T) async throws(StorageError) -> T {
+    /// Runs `body` on one leased connection outside a transaction: for reads of committed data, and
+    /// for a write of one statement, which PostgreSQL makes atomic by itself. A transaction around
+    /// it would cost two more round trips, `BEGIN` and `COMMIT`, each parsed afresh.
+    func withRows<T: Sendable>(_ operation: String, _ body: (PostgresRows) async throws -> T) async throws(StorageError) -> T {
         try await perform(operation) {
             try await client.withConnection { connection in
                 try await body(PostgresRows(connection: connection, logger: logger))

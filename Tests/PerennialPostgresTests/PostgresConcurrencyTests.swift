@@ -1,5 +1,5 @@
 import PerennialCore
-import PerennialPostgres
+@testable import PerennialPostgres
 import PerennialStorage
 import PerennialStorageContract
 import Testing
@@ -33,6 +33,33 @@ struct PostgresConcurrencyTests {
                 let ledger = try #require(stored.records.ledger(originalTransactionID: original))
                 #expect(Set(ledger.transactions.map(\.transactionID)) == [original, "\(original)-2"])
                 #expect(stored.view?.subscription(originalTransactionID: original)?.transactionID == "\(original)-2")
+            }
+        }
+    }
+
+    /// Apple's notifications about a purchase bound to no one take no user's lock, only the
+    /// purchase's: racing an older and a newer renewal info through two storages, the newer must be
+    /// the one stored, whichever commits first.
+    @Test func racingNotificationsForAnUnboundPurchaseKeepTheNewerRenewalInfo() async throws {
+        try await PostgresTestDatabase.with { database in
+            let schema = try await database.makeSchema()
+            let first = try await database.makeStorage(schema: schema)
+            let second = try await database.makeStorage(schema: schema)
+            try await first.migrate()
+            for round in 0..<20 {
+                let original = "\(7000 + round)"
+                let older = ContractFixture.evidence(
+                    "older\(round)", by: nil,
+                    EvidenceRecords(renewalInfos: [ContractFixture.renewalInfo(original: original, willRenew: true, signed: 1)]))
+                let newer = ContractFixture.evidence(
+                    "newer\(round)", by: nil,
+                    EvidenceRecords(renewalInfos: [ContractFixture.renewalInfo(original: original, willRenew: false, signed: 2)]))
+                async let a = first.apply(older, with: ContractFixture.applier(), now: ContractFixture.day(3))
+                async let b = second.apply(newer, with: ContractFixture.applier(), now: ContractFixture.day(3))
+                _ = try await [a, b]
+                let stored = try await first.transaction("read purchase \(original)") { rows in try await rows.records(of: [original]) }
+                let info = try #require(stored.ledger(originalTransactionID: original)?.renewalInfo)
+                #expect(info.willAutoRenew == false, "round \(round): the older renewal info overwrote the newer")
             }
         }
     }
