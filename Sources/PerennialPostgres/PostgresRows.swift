@@ -43,15 +43,12 @@ struct PostgresRows {
         return RecordSet(records)
     }
 
+    /// The records of purchases none of the snapshot's users owns; no round trip when there are none.
     func records(of originalTransactionIDs: [String]) async throws -> RecordSet {
+        guard !originalTransactionIDs.isEmpty else { return RecordSet() }
         var records = EvidenceRecords()
-        for id in originalTransactionIDs {
-            for json in try await all(PostgresStatements.TransactionsOf(originalTransactionID: id)) {
-                records.transactions.append(try DecodedRecordCache.shared.transaction(fromJSON: json, key: id))
-            }
-            if let json = try await all(PostgresStatements.RenewalInfoOf(originalTransactionID: id)).first {
-                records.renewalInfos.append(try DecodedRecordCache.shared.renewalInfo(fromJSON: json, key: id))
-            }
+        for (kind, key, json) in try await all(PostgresStatements.RecordsOfPurchases(originalTransactionIDs: originalTransactionIDs)) {
+            try records.appendStored(kind: kind, key: key, json: json)
         }
         return RecordSet(records)
     }

@@ -101,20 +101,23 @@ enum PostgresStatements {
         }
     }
 
-    struct TransactionsOf: PostgresPreparedStatement {
-        static let sql = "SELECT record FROM transactions WHERE original_transaction_id = $1"
-        let originalTransactionID: String
+    /// The transactions and renewal infos of the given purchases, bound or not, in one round trip:
+    /// rows as in ``RecordsOf``.
+    struct RecordsOfPurchases: PostgresPreparedStatement {
+        static let sql = """
+            SELECT 0, original_transaction_id, record FROM transactions WHERE original_transaction_id = ANY($1::text[])
+            UNION ALL
+            SELECT 1, original_transaction_id, record FROM renewal_infos WHERE original_transaction_id = ANY($1::text[])
+            """
+        let originalTransactionIDs: [String]
 
-        func makeBindings() throws -> PostgresBindings { Self.bind(originalTransactionID) }
-        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
-    }
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(originalTransactionIDs)
+            return bindings
+        }
 
-    struct RenewalInfoOf: PostgresPreparedStatement {
-        static let sql = "SELECT record FROM renewal_infos WHERE original_transaction_id = $1"
-        let originalTransactionID: String
-
-        func makeBindings() throws -> PostgresBindings { Self.bind(originalTransactionID) }
-        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
+        func decodeRow(_ row: PostgresRow) throws -> (Int, String, String) { try row.decode((Int, String, String).self) }
     }
 
     struct UserForToken: PostgresPreparedStatement {
