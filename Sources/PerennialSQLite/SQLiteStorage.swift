@@ -16,11 +16,12 @@ public struct SQLiteStorage: SubscriberStorage {
 
     /// A database file, created when missing: WAL journal, `synchronous = NORMAL` (durable at
     /// checkpoints, never corrupt), foreign keys on. A writer finding the file locked by another
-    /// process (a second `perennial serve` on the same file) waits up to 5 s instead of failing.
+    /// process (a second `perennial serve` on the same file) waits up to 5 s instead of failing
+    /// (``SQLiteBusyWait``).
     public init(path: String) throws(StorageError) {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = SQLiteBusyWait.mode
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }

@@ -10,7 +10,7 @@ import Testing
 /// second `perennial serve`), and many reads at once must each get their own user's records.
 @Suite struct SQLiteReadersTests {
     @Test func aReadSeesTheLatestCommitOfAnotherStorageOnTheFile() async throws {
-        try await withFile { path in
+        try await withTemporarySQLiteFile { path in
             let reader = try SQLiteStorage(path: path)
             let writer = try SQLiteStorage(path: path)
             try await writer.migrate()
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func concurrentReadsEachGetTheirOwnUsersRecords() async throws {
-        try await withFile { path in
+        try await withTemporarySQLiteFile { path in
             let storage = try SQLiteStorage(path: path)
             try await storage.migrate()
             let users = (0..<8).map { AppUserID(rawValue: "user-\($0)") }
@@ -56,12 +56,5 @@ import Testing
                 for try await matched in group { #expect(matched) }
             }
         }
-    }
-
-    private func withFile(_ body: (String) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-readers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(directory.appendingPathComponent("perennial.sqlite").path)
     }
 }
