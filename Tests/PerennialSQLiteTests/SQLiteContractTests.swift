@@ -13,21 +13,18 @@ import Testing
 
     @Test(arguments: StorageContract.Check.allCases)
     func onFile(_ check: StorageContract.Check) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-sqlite-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await StorageContract {
-            try SQLiteStorage(path: directory.appendingPathComponent("\(UUID().uuidString).sqlite").path)
-        }.run(check)
+        try await withTemporaryDirectory { directory in
+            try await StorageContract {
+                try SQLiteStorage(path: directory.appendingPathComponent("\(UUID().uuidString).sqlite").path)
+            }.run(check)
+        }
     }
 
     @Test func fileDatabaseUsesWriteAheadLog() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-sqlite-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("perennial.sqlite").path
-        let storage = try SQLiteStorage(path: path)
-        try await storage.migrate()
-        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        try await withTemporarySQLiteFile { path in
+            let storage = try SQLiteStorage(path: path)
+            try await storage.migrate()
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        }
     }
 }
