@@ -7,7 +7,7 @@ import PostgresNIO
 /// per table over `unnest` of array parameters, one array per column.
 ///
 /// PostgresNIO sends a connection's next statement only after the previous one has answered, so
-/// writing each row with its own statement cost an apply one round trip per row (six to ten for a
+/// writing each row with its own statement cost an apply one round trip per row (six for a
 /// renewal), and each round trip costs both processes CPU, not only waiting. PostgreSQL runs the
 /// parts of one statement against one snapshot; none of them reads what another writes.
 ///

@@ -27,8 +27,10 @@ enum SQLiteBusyWait {
         return tries < shortTries ? shortPause : longPause
     }
 
-    /// The busy mode for the writer's connection. SQLite calls it on the writer's own thread (a
-    /// GRDB dispatch queue, not Swift's cooperative pool), so it may sleep.
+    /// The busy mode for the connections of ``SQLiteStorage``'s pool: its writer, and GRDB's
+    /// readers, which in WAL mode wait only while a checkpoint resets the log. SQLite calls it on
+    /// the connection's own thread (a GRDB dispatch queue, not Swift's cooperative pool), so it may
+    /// sleep.
     static let mode = Database.BusyMode.callback { tries in
         guard let pause = pause(afterTries: tries) else { return false }
         let (seconds, attoseconds) = pause.components
