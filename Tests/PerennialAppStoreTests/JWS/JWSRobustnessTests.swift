@@ -18,6 +18,16 @@ struct JWSRobustnessTests {
         }
     }
 
+    @Test(arguments: [
+        ("a.b", "a compact JWS has 3 dot-separated segments, found 2"),
+        ("a.b.c.d", "a compact JWS has 3 dot-separated segments, found 4 or more"),
+        ("..", "a compact JWS segment is empty"), (".b.c", "a compact JWS segment is empty"),
+        ("a..c", "a compact JWS segment is empty"), ("a.b.", "a compact JWS segment is empty"),
+    ])
+    func segmentsAreCountedOnTheDots(text: String, reason: String) {
+        #expect(throws: JWSVerificationError.malformed(reason)) { try JWSDecoding.decodeUnverified(text) }
+    }
+
     @Test func everyTruncationIsRejected() async throws {
         let pki = try JWSTestPKI.generate()
         let verifier = JWSVerifier(trustedRoots: [pki.root])

@@ -102,7 +102,9 @@ struct JSONFieldPeekTests {
 
     private static func value(depth: Int, using generator: inout SeededRandomNumberGenerator) -> Any {
         switch Int.random(in: 0..<(depth < 3 ? 8 : 5), using: &generator) {
-        case 0: return ["plain", "with \"quotes\" and \\", "{[\"]}", "tab\tnew\nline", "ünï", ""].randomElement(using: &generator)!
+        case 0:
+            return ["plain", "with \"quotes\" and \\", "{[\"]}", "tab\tnew\nline", "ünï", "", "\\", "\"", "\\\"\\\\", "\"\\\""]
+                .randomElement(using: &generator)!
         case 1: return Int.random(in: -1_000_000...1_000_000_000_000, using: &generator)
         case 2: return Double.random(in: -1e6...1e6, using: &generator)
         case 3: return Bool.random(using: &generator)
