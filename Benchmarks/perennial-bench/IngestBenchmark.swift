@@ -21,7 +21,7 @@ enum IngestBenchmark {
         let now = Date()
         let pki = try SimulatorPKI.generate(validFrom: now.addingTimeInterval(-86_400))
         let catalog = try CatalogLoader.load(json: try Data(contentsOf: URL(fileURLWithPath: "Examples/catalog.json")))
-        guard let demo = catalog.apps.first else { throw JWSBenchmark.BenchmarkFailure("Examples/catalog.json names no app") }
+        guard let demo = catalog.apps.first else { throw BenchmarkFailure("Examples/catalog.json names no app") }
         let app = try AppContext(
             configuration: AppConfiguration(
                 id: "demo", bundleID: demo.bundleID, catalog: .catalog(catalog), environments: [.sandbox], publicKeys: [],
@@ -35,7 +35,7 @@ enum IngestBenchmark {
         let bodies = try (0..<(iterations * rounds + iterations / 10)).map { _ in Data(try traffic.notificationBody(now: now).utf8) }
         let verified = try await bodies.asyncMap { body in
             guard let evidence = try await NotificationV2Ingest.verify(body: body, app: app, now: now).evidence else {
-                throw JWSBenchmark.BenchmarkFailure("the notification carried no evidence")
+                throw BenchmarkFailure("the notification carried no evidence")
             }
             return evidence
         }
@@ -53,7 +53,7 @@ enum IngestBenchmark {
         try await storage.migrate()
 
         let floor = try await measure("baseline: one ES256 verification", iterations: iterations, rounds: rounds, note: "baseline") {
-            guard leafKey.isValidSignature(signature, for: signingInput) else { throw JWSBenchmark.BenchmarkFailure("floor") }
+            guard leafKey.isValidSignature(signature, for: signingInput) else { throw BenchmarkFailure("floor") }
         }
         var next = 0
         var verify = try await measure("verify and decode a notification", iterations: iterations, rounds: rounds) {
@@ -64,7 +64,7 @@ enum IngestBenchmark {
         next = 0
         var apply = try await measure("apply it to SQLite (WAL)", iterations: iterations, rounds: rounds) {
             guard case .applied = try await storage.apply(verified[next], with: app.applier, now: now) else {
-                throw JWSBenchmark.BenchmarkFailure("a notification was not applied")
+                throw BenchmarkFailure("a notification was not applied")
             }
             next += 1
         }

@@ -71,9 +71,4 @@ enum JWSBenchmark {
             """
         return Data(json.utf8)
     }
-
-    struct BenchmarkFailure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
 }
