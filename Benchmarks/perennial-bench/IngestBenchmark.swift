@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Logging
 import PerennialAppStore
 import PerennialCore
 import PerennialLoad
@@ -33,8 +34,15 @@ enum IngestBenchmark {
         let rounds = 5
         // Every apply needs a notification of its own: idempotency would make a repeat a no-op.
         let bodies = try (0..<(iterations * rounds + iterations / 10)).map { _ in Data(try traffic.notificationBody(now: now).utf8) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(path: directory.appendingPathComponent("bench.sqlite").path)
+        try await storage.migrate()
+        let pipeline = EvidencePipeline(
+            app: app, storage: storage, webhookWakeUp: WebhookWakeUp(), metrics: ServerMetrics(), logger: Logger(label: "bench"))
         let verified = try await bodies.asyncMap { body in
-            guard let evidence = try await NotificationV2Ingest.verify(body: body, app: app, now: now).evidence else {
+            guard let evidence = try await pipeline.normalized(.notificationV2(body), now: now) else {
                 throw BenchmarkFailure("the notification carried no evidence")
             }
             return evidence
@@ -46,18 +54,13 @@ enum IngestBenchmark {
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: Base64URL.decode(segments[2]) ?? Data())
         let leafKey = pki.jws.leafKey.publicKey
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let storage = try SQLiteStorage(path: directory.appendingPathComponent("bench.sqlite").path)
-        try await storage.migrate()
 
         let floor = try await measure("baseline: one ES256 verification", iterations: iterations, rounds: rounds, note: "baseline") {
             guard leafKey.isValidSignature(signature, for: signingInput) else { throw BenchmarkFailure("floor") }
         }
         var next = 0
         var verify = try await measure("verify and decode a notification", iterations: iterations, rounds: rounds) {
-            blackHole(try await NotificationV2Ingest.verify(body: bodies[next % bodies.count], app: app, now: now))
+            blackHole(try await app.verifier.notificationV2(body: bodies[next % bodies.count]))
             next += 1
         }
         verify.note = String(format: "%.2f× baseline (three verifications)", verify.microsecondsPerOperation / floor.microsecondsPerOperation)

@@ -2,7 +2,7 @@ public import Foundation
 import PostgresNIO
 public import PerennialStorage
 
-extension PostgresStorage: WebhookOutbox {
+extension PostgresStorage {
     /// One statement leases the due heads of the subscribers' queues (see
     /// ``PostgresOutboxStatements/Claim``); any number of processes may claim at once.
     public func claimDeliveries(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [WebhookDelivery] {

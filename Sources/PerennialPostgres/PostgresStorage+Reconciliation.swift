@@ -2,7 +2,7 @@ public import Foundation
 import PostgresNIO
 public import PerennialStorage
 
-extension PostgresStorage: ReconciliationSchedule {
+extension PostgresStorage {
     /// One statement leases the earliest due checks (see ``PostgresReconciliationStatements/Claim``);
     /// any number of processes may claim at once.
     public func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] {

@@ -2,7 +2,7 @@ public import Foundation
 import GRDB
 public import PerennialStorage
 
-extension SQLiteStorage: WebhookOutbox {
+extension SQLiteStorage {
     /// One write transaction selects the due heads of each subscriber's queue and leases them;
     /// GRDB serializes writers, so two claims never lease the same entry.
     public func claimDeliveries(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [WebhookDelivery] {

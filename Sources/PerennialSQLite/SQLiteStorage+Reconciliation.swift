@@ -3,7 +3,7 @@ import GRDB
 import PerennialCore
 public import PerennialStorage
 
-extension SQLiteStorage: ReconciliationSchedule {
+extension SQLiteStorage {
     /// One write transaction selects the due checks and leases them; GRDB serializes writers.
     public func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] {
         let at = now.timeIntervalSince1970

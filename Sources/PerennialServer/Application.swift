@@ -10,8 +10,8 @@ import PerennialCore
 /// The router of every Perennial route, over `dependencies`: tests drive it in-process, and
 /// ``buildApplication(configuration:storage:environment:transport:metrics:clock:logger:services:)``
 /// serves it.
-public func buildRouter(dependencies: ServerDependencies) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
+public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialRequestContext> {
+    let router = Router(context: PerennialRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
     OperationsRoutes(dependencies: dependencies).add(to: router)
@@ -32,12 +32,10 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<BasicRequest
 ///   - transport: how verifyReceipt and the App Store Server API are reached; AsyncHTTPClient's
 ///     shared client by default, an in-process simulator's transport in tests.
 ///   - webhookDelivery: how the webhook job delivers events; nil turns it off. The job runs when
-///     the storage keeps delivery state (``PerennialStorage/WebhookOutbox``) and an app has
-///     webhook endpoints.
+///     an app has webhook endpoints.
 ///   - webhookTransport: how webhook endpoints are reached; AsyncHTTPClient by default.
 ///   - reconciliation: how the reconciliation job asks Apple; nil turns it off. The job runs when
-///     the storage keeps a schedule (``PerennialStorage/ReconciliationSchedule``) and an app can
-///     ask Apple (Server API keys, or verifyReceipt with a shared secret).
+///     an app can ask Apple (Server API keys, or verifyReceipt with a shared secret).
 /// - Throws: ``ConfigurationError`` when an app's configuration cannot be used.
 public func buildApplication(
     configuration: ServerConfiguration,
@@ -66,34 +64,28 @@ public func buildApplication(
             "serving app",
             metadata: [
                 "app": "\(app.id)", "bundleId": "\(app.bundleID)", "environments": "\(app.environments.map(\.rawValue))",
-                "receipts": "\(app.verifyReceipt != nil ? "verifyReceipt" : app.receiptVerifier != nil ? "local" : "off")",
+                "receipts": "\(app.verifier.usesVerifyReceipt ? "verifyReceipt" : app.verifier.receipts != nil ? "local" : "off")",
                 "userTokens": "\(app.userTokens != nil)",
             ])
     }
-    let webhookOutbox = storage as? any WebhookOutbox
     let webhookWakeUp = WebhookWakeUp()
     var jobs: [any Service] = []
-    var routedStorage = storage
-    if let webhookOutbox, let webhookDelivery, apps.apps.contains(where: { !$0.webhooks.isEmpty }) {
-        routedStorage = WebhookNudgingStorage(base: storage, wakeUp: webhookWakeUp)
+    if let webhookDelivery, apps.apps.contains(where: { !$0.webhooks.isEmpty }) {
         jobs.append(
             WebhookDeliveryService(
-                outbox: webhookOutbox, apps: apps, settings: webhookDelivery, wakeUp: webhookWakeUp, transport: webhookTransport,
+                outbox: storage, apps: apps, settings: webhookDelivery, wakeUp: webhookWakeUp, transport: webhookTransport,
                 clock: clock, metrics: metrics, logger: logger))
     }
-    if let schedule = storage as? any ReconciliationSchedule, let reconciliation,
-        apps.apps.contains(where: { $0.serverAPI != nil || ($0.verifyReceipt != nil && $0.sharedSecret != nil) })
-    {
+    if let reconciliation, apps.apps.contains(where: { $0.serverAPI != nil || $0.verifier.usesVerifyReceipt }) {
         jobs.append(
             ReconciliationService(
-                storage: routedStorage, schedule: schedule, apps: apps, settings: reconciliation, clock: clock,
+                storage: storage, apps: apps, settings: reconciliation, clock: clock, webhookWakeUp: webhookWakeUp, metrics: metrics,
                 logger: logger))
     }
     // Jobs wait for the migrations (see ``MigrationGate``); the server itself only listens after them.
     let migrated = MigrationGate()
     let dependencies = ServerDependencies(
-        apps: apps, storage: routedStorage, clock: clock, metrics: metrics, adminKey: adminKey, logger: logger, webhookOutbox: webhookOutbox,
-        webhookWakeUp: webhookWakeUp)
+        apps: apps, storage: storage, clock: clock, metrics: metrics, adminKey: adminKey, logger: logger, webhookWakeUp: webhookWakeUp)
     var application = Application(
         router: buildRouter(dependencies: dependencies),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "perennial"),

@@ -2,7 +2,7 @@ public import Logging
 public import PerennialStorage
 
 /// What the routes share: the apps, the storage (injected: SQLite or PostgreSQL, the server does
-/// not care), the clock, the metrics registry and the admin key.
+/// not care), the clock, the metrics registry, the admin key and the webhook job's wake-up.
 public struct ServerDependencies: Sendable {
     public var apps: AppRegistry
     public var storage: any SubscriberStorage
@@ -11,16 +11,13 @@ public struct ServerDependencies: Sendable {
     /// The admin routes' secret key as bytes; nil disables the admin routes.
     public var adminKey: [UInt8]?
     public var logger: Logger
-    /// The outbox the webhook admin routes list and re-queue; nil when the storage keeps no
-    /// delivery state (the routes answer 501).
-    public var webhookOutbox: (any WebhookOutbox)?
-    /// Wakes the webhook job after an admin re-queue, so the delivery starts at once.
+    /// Wakes the webhook job when an apply or an admin re-queue made a delivery due, so it starts
+    /// at once.
     public var webhookWakeUp: WebhookWakeUp
 
     public init(
         apps: AppRegistry, storage: any SubscriberStorage, clock: ServerClock = .system, metrics: ServerMetrics = ServerMetrics(),
-        adminKey: [UInt8]? = nil, logger: Logger = Logger(label: "perennial.server"), webhookOutbox: (any WebhookOutbox)? = nil,
-        webhookWakeUp: WebhookWakeUp = WebhookWakeUp()
+        adminKey: [UInt8]? = nil, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp()
     ) {
         self.apps = apps
         self.storage = storage
@@ -28,7 +25,14 @@ public struct ServerDependencies: Sendable {
         self.metrics = metrics
         self.adminKey = adminKey
         self.logger = logger
-        self.webhookOutbox = webhookOutbox
         self.webhookWakeUp = webhookWakeUp
     }
+
+    /// The evidence pipeline of `app`.
+    public func pipeline(for app: AppContext) -> EvidencePipeline {
+        EvidencePipeline(app: app, storage: storage, webhookWakeUp: webhookWakeUp, metrics: metrics, logger: logger)
+    }
+
+    /// The middleware in front of every admin route.
+    var adminAuthentication: AdminAuthentication { AdminAuthentication(apps: apps, adminKey: adminKey) }
 }

@@ -6,7 +6,7 @@ import Testing
 struct NotificationScenarioTests {
     private let engine = Fixture.engine
 
-    @Test("the scenario table covers the reference's notification table")
+    @Test("the scenario table covers every documented notification type and subtype")
     func coversReference() {
         let covered = Set(NotificationScenario.all.map { $0.notification.components(separatedBy: " (")[0] })
         #expect(covered == NotificationScenario.referenceTable)

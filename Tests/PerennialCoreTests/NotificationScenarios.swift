@@ -55,7 +55,7 @@ private func noChange(_ notification: String, added: EvidenceRecords = EvidenceR
 }
 
 extension NotificationScenario {
-    /// Every `notificationType` × `subtype` of the App Store reference (§3.2).
+    /// Every `notificationType` × `subtype` of App Store Server Notifications V2.
     static let all: [NotificationScenario] = [
         NotificationScenario(
             notification: "SUBSCRIBED/INITIAL_BUY", beforeAt: 0, added: activeMonthly, afterAt: 1,
@@ -279,7 +279,7 @@ extension NotificationScenario {
         noChange("PRICE_CHANGE"),
     ]
 
-    /// The notification types and subtypes of the reference's §3.2 table.
+    /// The notification types and subtypes Apple documents for App Store Server Notifications V2.
     static let referenceTable: Set<String> = [
         "SUBSCRIBED/INITIAL_BUY", "SUBSCRIBED/RESUBSCRIBE", "DID_RENEW", "DID_RENEW/BILLING_RECOVERY",
         "DID_CHANGE_RENEWAL_PREF/UPGRADE", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF",

@@ -31,7 +31,7 @@ struct WebhookLiveTests {
     }
 
     private static func run(_ system: LiveSystem, recorder: WebhookRecorder) async throws {
-        let outbox = try #require(system.storage as? any WebhookOutbox)
+        let outbox = system.storage
         let http = LiveHTTP(system: system)
         // Two subscribers buy, and both renew twice (Apple's notifications reach the server).
         for user in ["alice", "bob"] {

@@ -52,7 +52,8 @@ import Testing
         #expect(app.transferPolicy == .keepWithOriginalOwner && app.environments == [.sandbox] && app.reconciliationMargin == 90)
         let environment = ["ADMIN": "sk", "DEMO_KEY": "pk", "DEMO_SECRET": "shh", "HOOK_SECRET": "hook"]
         let context = try AppContext(configuration: app, environment: environment, transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
-        #expect(context.sharedSecret == "shh" && context.verifyReceipt?.sandboxURL.absoluteString == "http://127.0.0.1:8090/sandbox/verifyReceipt")
+        guard case .verifyReceipt(let client) = context.verifier.receipts else { Issue.record("receipts are not sent to verifyReceipt"); return }
+        #expect(context.verifier.sharedSecret == "shh" && client.sandboxURL.absoluteString == "http://127.0.0.1:8090/sandbox/verifyReceipt")
         #expect(context.verifier(for: .sandbox) != nil && context.verifier(for: .production) == nil)
         #expect(context.catalog.product(id: "pro.monthly") != nil)
         #expect(context.webhooks.map(\.url.absoluteString) == ["https://backend.example.com/hooks"] && context.webhooks.first?.secret == Array("hook".utf8))

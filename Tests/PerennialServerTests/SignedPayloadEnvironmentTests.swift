@@ -1,7 +1,6 @@
 import Foundation
 import PerennialAppStore
 import PerennialCore
-@testable import PerennialServer
 import Testing
 
 /// The environment hint is read from the payload without parsing it, and matches what the payload
@@ -20,11 +19,11 @@ import Testing
         (#"{"note":"say \"environment\":\"Production\" here","environment":"Sandbox"}"#, "Sandbox"),
     ])
     func theHintIsWhatThePayloadSays(payload: String, expected: String) {
-        #expect(SignedPayloadEnvironment.claimed(by: Self.jws(payload)) == AppStoreEnvironment(rawValue: expected))
+        #expect(AppEvidenceVerifier.claimedEnvironment(of: Self.jws(payload)) == AppStoreEnvironment(rawValue: expected))
     }
 
     @Test(arguments: ["not a jws", "a.b", "a.!!!.c", Self.jws(#"{"bundleId":"b"}"#), Self.jws(#"{"environment":7}"#)])
     func unreadablePayloadsGiveNoHint(text: String) {
-        #expect(SignedPayloadEnvironment.claimed(by: text) == nil)
+        #expect(AppEvidenceVerifier.claimedEnvironment(of: text) == nil)
     }
 }

@@ -17,4 +17,25 @@ struct UnreachableStorage: SubscriberStorage {
     func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] { throw failure }
     func ping() async throws(StorageError) { throw failure }
     func evidenceCount() async throws(StorageError) -> Int { throw failure }
+
+    func claimDeliveries(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [WebhookDelivery] { throw failure }
+    func markDelivered(id: Int64, owner: String, at: Date) async throws(StorageError) -> Bool { throw failure }
+    func markFailed(
+        id: Int64, owner: String, attempts: Int, nextAttemptAt: Date, error: String, acceptedEndpoints: [String]
+    ) async throws(StorageError) -> Bool { throw failure }
+    func deadLetter(
+        id: Int64, owner: String, attempts: Int, error: String, acceptedEndpoints: [String], at: Date
+    ) async throws(StorageError) -> Bool { throw failure }
+    func listDeliveries(state: WebhookDelivery.State, limit: Int) async throws(StorageError) -> [WebhookDelivery] { throw failure }
+    func redeliver(id: Int64, now: Date) async throws(StorageError) -> Bool { throw failure }
+    func requeueDelivered(appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int { throw failure }
+
+    func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] { throw failure }
+    func completeCheck(originalTransactionID: String, owner: String, notBefore: Date) async throws(StorageError) -> Bool { throw failure }
+    func failCheck(
+        originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String, now: Date
+    ) async throws(StorageError) -> Bool { throw failure }
+    func scheduleSweep(now: Date, interval: TimeInterval) async throws(StorageError) -> Int? { throw failure }
+    func latestReceipt(appBundleID: String, originalTransactionID: String) async throws(StorageError) -> StoredEvidence? { throw failure }
+    func latestNotificationDate(appBundleID: String) async throws(StorageError) -> Date? { throw failure }
 }

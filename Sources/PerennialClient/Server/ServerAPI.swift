@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The Perennial server's client API (CONTRACTS §4) as the SDK uses it.
+/// The Perennial server's client API (`/v1`, specified in docs/openapi.yaml) as the SDK uses it.
 ///
 /// A protocol so tests run the SDK against a fake and apps can route calls through their own
 /// networking stack; ``URLSessionServerAPI`` is the real one.

@@ -1,5 +1,6 @@
 /// A promotional offer signed by the server with the developer's App Store Connect key, which the
-/// store requires before it grants the offer (CONTRACTS §4 `offers/sign`).
+/// store requires before it grants the offer (`/v1/subscribers/{appUserId}/offers/sign` in
+/// docs/openapi.yaml).
 public struct SignedOffer: Codable, Sendable, Hashable {
     /// The App Store Connect key id that signed.
     public var keyIdentifier: String

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The server's answer about one app user (CONTRACTS §4 `SubscriberResponse`), exactly as sent.
+/// The server's answer about one app user (`SubscriberResponse` in docs/openapi.yaml), exactly as sent.
 ///
 /// Kept separate from ``Subscriber`` (what apps read) because the app's view re-judges every
 /// entitlement on the server's clock at the moment it is read, while this is the answer as of

@@ -3,7 +3,7 @@ public import Foundation
 public import FoundationNetworking
 #endif
 
-/// ``ServerAPI`` over `URLSession`, speaking CONTRACTS §4's JSON exactly.
+/// ``ServerAPI`` over `URLSession`, speaking the client API's JSON (docs/openapi.yaml) exactly.
 public struct URLSessionServerAPI: ServerAPI {
     private let http: JSONHTTPClient
     private let publicKey: String

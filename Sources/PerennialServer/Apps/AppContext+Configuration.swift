@@ -43,8 +43,7 @@ extension AppContext {
         }
 
         var sharedSecret: String?
-        var verifyReceipt: VerifyReceiptClient?
-        var receiptVerifier: AppReceiptVerifier?
+        var receiptVerification: AppEvidenceVerifier.Receipts?
         if let receipts = app.receipts {
             sharedSecret = try receipts.sharedSecret.map { secret throws(ConfigurationError) in
                 try secret.resolve(field: "apps.\(name).receipts.sharedSecret", environment: environment)
@@ -55,15 +54,15 @@ extension AppContext {
                 guard sharedSecret != nil else {
                     throw .invalidValue(field: "apps.\(name).receipts.mode", value: "verifyReceipt", reason: "verifyReceipt needs the shared secret")
                 }
-                verifyReceipt = VerifyReceiptClient(
+                receiptVerification = .verifyReceipt(VerifyReceiptClient(
                     productionURL: receipts.productionURL ?? VerifyReceiptClient.defaultProductionURL,
                     sandboxURL: receipts.sandboxURL ?? VerifyReceiptClient.defaultSandboxURL,
-                    transport: transport)
+                    transport: transport))
             case .local:
                 guard !receiptRoots.isEmpty else {
                     throw .invalidValue(field: "apps.\(name).receipts.roots", value: "[]", reason: "local receipt verification needs a root")
                 }
-                receiptVerifier = AppReceiptVerifier(trustedRoots: receiptRoots)
+                receiptVerification = .local(AppReceiptVerifier(trustedRoots: receiptRoots))
             }
         }
 
@@ -77,7 +76,9 @@ extension AppContext {
             applier: EvidenceApplier(
                 engine: SubscriberEngine(catalog: catalog), transferPolicy: app.transferPolicy,
                 reconciliation: ReconciliationPolicy(margin: app.reconciliationMargin)),
-            signedDataVerifiers: verifiers, verifyReceipt: verifyReceipt, receiptVerifier: receiptVerifier, sharedSecret: sharedSecret,
+            verifier: AppEvidenceVerifier(
+                appID: name, bundleID: app.bundleID, environments: app.environments, signedData: verifiers, sharedSecret: sharedSecret,
+                receipts: receiptVerification),
             serverAPI: try Self.serverAPI(app, environment: environment, transport: transport),
             offerSigner: try app.promotionalOffers.map { settings throws(ConfigurationError) in
                 PromotionalOfferSignatureCreator(

@@ -15,14 +15,8 @@ public struct AppContext: Sendable {
     public let catalog: Catalog
     /// Decides state, events and ownership for this app's evidence.
     public let applier: EvidenceApplier
-    /// One verifier per accepted environment, because Apple's checks differ per environment.
-    public let signedDataVerifiers: [AppStoreEnvironment: SignedDataVerifier]
-    /// Set when posted receipts go to verifyReceipt.
-    public let verifyReceipt: VerifyReceiptClient?
-    /// Set when posted receipts are verified locally.
-    public let receiptVerifier: AppReceiptVerifier?
-    /// Compared with V1 notifications' `password` and sent to verifyReceipt.
-    public let sharedSecret: String?
+    /// Every rule deciding whether evidence belongs to the app, for every kind of evidence.
+    public let verifier: AppEvidenceVerifier
     /// The App Store Server API client, for reconciliation jobs.
     public let serverAPI: AppStoreServerAPIClient?
     public let offerSigner: PromotionalOfferSignatureCreator?
@@ -37,14 +31,9 @@ public struct AppContext: Sendable {
     /// The engine of the app's catalog.
     public var engine: SubscriberEngine { applier.engine }
 
-    /// The verifier for evidence claiming `environment`, nil when the app does not accept it.
+    /// The verifier for signed data claiming `environment`, nil when the app does not accept it.
     public func verifier(for environment: AppStoreEnvironment) -> SignedDataVerifier? {
-        signedDataVerifiers[environment]
-    }
-
-    /// Whether the app accepts evidence from `environment`.
-    public func accepts(_ environment: AppStoreEnvironment) -> Bool {
-        environments.contains(environment)
+        verifier.signedDataVerifier(for: environment)
     }
 
     /// Whether the key whose ``ConstantTime/digest(_:)`` is `digest` is one of the app's public

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PerennialAppStore
 import PerennialStorage
 
 /// Decides who a request is: which app (by its public key), whether it may act for the app user in

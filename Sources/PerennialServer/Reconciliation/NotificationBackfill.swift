@@ -9,15 +9,15 @@ import PerennialStorage
 /// duplicates (same `notificationUUID`) and change nothing.
 struct NotificationBackfill: Sendable {
     let storage: any SubscriberStorage
-    let schedule: any ReconciliationSchedule
     let settings: ReconciliationSettings
     let logger: Logger
 
-    /// Backfills one app; returns how many notifications were applied for the first time.
-    func run(app: AppContext, client: AppStoreServerAPIClient, now: Date) async throws(ReconciliationError) -> Int {
+    /// Backfills the pipeline's app; returns how many notifications were applied for the first time.
+    func run(_ pipeline: EvidencePipeline, client: AppStoreServerAPIClient, now: Date) async throws(ReconciliationError) -> Int {
+        let app = pipeline.app
         let latest: Date?
         do {
-            latest = try await schedule.latestNotificationDate(appBundleID: app.bundleID)
+            latest = try await storage.latestNotificationDate(appBundleID: app.bundleID)
         } catch {
             throw .apple("cannot read the latest notification: \(error)")
         }
@@ -37,12 +37,10 @@ struct NotificationBackfill: Sendable {
             throw .apple(error.description)
         }
         var applied = 0
-        let service = EvidenceService(storage: storage, logger: logger)
         for signedPayload in pages.flatMap({ $0.notificationHistory ?? [] }).compactMap(\.signedPayload) {
             guard let body = try? JSONEncoder().encode(ResponseBodyV2(signedPayload: signedPayload)) else { continue }
             do throws(IngestError) {
-                guard let evidence = try await NotificationV2Ingest.verify(body: body, app: app, now: now).evidence else { continue }
-                if case .applied = try await service.apply(evidence, app: app, now: now) { applied += 1 }
+                if case .applied = try await pipeline.ingest(.notificationV2(body), now: now).result { applied += 1 }
             } catch {
                 logger.warning("backfilled notification not applied", metadata: ["app": "\(app.id)", "error": "\(error)"])
             }

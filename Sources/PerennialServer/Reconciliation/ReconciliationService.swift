@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+import PerennialAppStore
 import PerennialCore
 public import PerennialStorage
 public import ServiceLifecycle
@@ -16,26 +17,32 @@ public import ServiceLifecycle
 /// events it produced (none when Apple confirmed what was stored).
 public struct ReconciliationService: Service {
     let storage: any SubscriberStorage
-    let schedule: any ReconciliationSchedule
     let apps: AppRegistry
     let settings: ReconciliationSettings
     let clock: ServerClock
+    let webhookWakeUp: WebhookWakeUp
+    let metrics: ServerMetrics
     let logger: Logger
 
     /// - Parameters:
-    ///   - storage: where answers are applied (the routes' storage, so webhooks are nudged).
-    ///   - schedule: the same database's reconciliation schedule.
+    ///   - storage: the schedule, and where answers are applied.
+    ///   - webhookWakeUp: the webhook job's, woken when an answer produced events.
     public init(
-        storage: any SubscriberStorage, schedule: any ReconciliationSchedule, apps: AppRegistry,
-        settings: ReconciliationSettings = ReconciliationSettings(), clock: ServerClock = .system,
+        storage: any SubscriberStorage, apps: AppRegistry, settings: ReconciliationSettings = ReconciliationSettings(),
+        clock: ServerClock = .system, webhookWakeUp: WebhookWakeUp = WebhookWakeUp(), metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "perennial.reconciliation")
     ) {
         self.storage = storage
-        self.schedule = schedule
         self.apps = apps
         self.settings = settings
         self.clock = clock
+        self.webhookWakeUp = webhookWakeUp
+        self.metrics = metrics
         self.logger = logger
+    }
+
+    private func pipeline(for app: AppContext) -> EvidencePipeline {
+        EvidencePipeline(app: app, storage: storage, webhookWakeUp: webhookWakeUp, metrics: metrics, logger: logger)
     }
 
     /// What one check came to.
@@ -69,7 +76,7 @@ public struct ReconciliationService: Service {
     /// server following a simulator's frozen virtual clock would otherwise wait for ever).
     public func runOnce(bucket: inout TokenBucket) async -> Int {
         do {
-            if let swept = try await schedule.scheduleSweep(now: clock.now, interval: settings.sweepInterval), swept > 0 {
+            if let swept = try await storage.scheduleSweep(now: clock.now, interval: settings.sweepInterval), swept > 0 {
                 logger.info("reconciliation sweep started", metadata: ["subscriptions": "\(swept)"])
             }
         } catch {
@@ -77,7 +84,7 @@ public struct ReconciliationService: Service {
         }
         let checks: [ReconciliationCheck]
         do {
-            checks = try await schedule.claimDueChecks(
+            checks = try await storage.claimDueChecks(
                 owner: settings.owner, limit: settings.batchSize, leaseFor: settings.leaseDuration, now: clock.now)
         } catch {
             logger.error("cannot claim reconciliation checks", metadata: ["error": "\(error)"])
@@ -101,17 +108,13 @@ public struct ReconciliationService: Service {
             guard let app = apps.apps.first(where: { $0.bundleID == check.appBundleID }) else {
                 throw .unknownApp(bundleID: check.appBundleID)
             }
-            let answer = try await AppleStatusQuery(schedule: schedule).ask(check, app: app, now: now)
-            metadata["via"] = "\(answer.via)"
-            let evidence = IncomingEvidence(
-                appBundleID: app.bundleID, kind: .reconciliation,
-                idempotencyKey: "reconciliation:\(check.originalTransactionID):\(Int64((now.timeIntervalSince1970 * 1000).rounded()))",
-                raw: answer.raw, receivedAt: now, records: answer.records, presentedBy: nil, environment: answer.environment)
+            let answer = try await AppleStatusQuery(storage: storage).ask(check, app: app, now: now)
+            metadata["via"] = "\(answer.form)"
             var events = 0
-            do throws(StorageError) {
-                if case .applied(let applied) = try await storage.apply(evidence, with: app.applier, now: now) { events = applied.events.count }
-            } catch .emptyEvidence {
-                // Apple knows nothing more about it: nothing to apply, the check is done.
+            do throws(IngestError) {
+                // No result: Apple knows nothing more about it, nothing to apply, the check is done.
+                let outcome = try await pipeline(for: app).ingest(.appleAnswer(answer, originalTransactionID: check.originalTransactionID), now: now)
+                if case .applied(let applied) = outcome.result { events = applied.events.count }
             } catch {
                 throw .apple("cannot apply the answer: \(error)")
             }
@@ -125,7 +128,7 @@ public struct ReconciliationService: Service {
 
     private func complete(_ check: ReconciliationCheck, now: Date) async throws(ReconciliationError) -> Bool {
         do {
-            return try await schedule.completeCheck(
+            return try await storage.completeCheck(
                 originalTransactionID: check.originalTransactionID, owner: settings.owner,
                 notBefore: now.addingTimeInterval(settings.recheckInterval))
         } catch {
@@ -140,7 +143,7 @@ public struct ReconciliationService: Service {
             "reconciliation check failed; will retry",
             metadata: metadata.merging(["attempt": "\(attempts)", "retryAt": "\(retryAt)", "error": "\(error)"]) { $1 })
         do {
-            let held = try await schedule.failCheck(
+            let held = try await storage.failCheck(
                 originalTransactionID: check.originalTransactionID, owner: settings.owner, attempts: attempts, nextAttemptAt: retryAt,
                 error: error.description, now: now)
             return held ? .retryAt(retryAt) : .leaseLost
@@ -152,11 +155,11 @@ public struct ReconciliationService: Service {
 
     /// Backfills every app with Server API keys; failures are logged (the sweep is the safety net).
     public func backfill() async {
-        let backfill = NotificationBackfill(storage: storage, schedule: schedule, settings: settings, logger: logger)
+        let backfill = NotificationBackfill(storage: storage, settings: settings, logger: logger)
         for app in apps.apps {
             guard let client = app.serverAPI else { continue }
             do throws(ReconciliationError) {
-                let applied = try await backfill.run(app: app, client: client, now: clock.now)
+                let applied = try await backfill.run(pipeline(for: app), client: client, now: clock.now)
                 logger.info("notification history backfilled", metadata: ["app": "\(app.id)", "applied": "\(applied)"])
             } catch {
                 logger.error("notification history backfill failed", metadata: ["app": "\(app.id)", "error": "\(error)"])

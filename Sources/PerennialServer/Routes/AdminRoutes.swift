@@ -6,34 +6,16 @@ import PerennialStorage
 /// audit timeline with the evidence behind each entry.
 struct AdminRoutes: Sendable {
     let dependencies: ServerDependencies
-    var authenticator: RequestAuthenticator { RequestAuthenticator(apps: dependencies.apps, adminKey: dependencies.adminKey) }
 
-    func add(to router: Router<BasicRequestContext>) {
-        let subscribers = router.group("admin/v1/subscribers")
+    func add(to router: Router<PerennialRequestContext>) {
+        let subscribers = router.group("admin/v1/subscribers").add(middleware: dependencies.adminAuthentication)
         subscribers.get(":appUserId") { request, context in
-            try admin(request)
             let user = try PathUser.from(context)
             let app = try app(request)
-            let now = dependencies.clock.now
-            let service = EvidenceService(storage: dependencies.storage, logger: dependencies.logger)
-            do throws(IngestError) {
-                return JSONResponse.make(try await service.response(for: user, app: app, after: nil, now: now))
-            } catch {
-                throw APIError(error)
-            }
+            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now))
         }
-        subscribers.get(":appUserId/timeline") { request, context in
-            try admin(request)
-            let user = try PathUser.from(context)
-            return JSONResponse.make(try await timeline(of: user))
-        }
-    }
-
-    private func admin(_ request: Request) throws(APIError) {
-        do throws(AuthError) {
-            try authenticator.admin(request)
-        } catch {
-            throw APIError(error)
+        subscribers.get(":appUserId/timeline") { _, context in
+            JSONResponse.make(try await timeline(of: PathUser.from(context)))
         }
     }
 
@@ -49,31 +31,27 @@ struct AdminRoutes: Sendable {
         return only
     }
 
-    private func timeline(of user: AppUserID) async throws(APIError) -> TimelineResponse {
-        do throws(StorageError) {
-            let entries = try await dependencies.storage.timeline(of: user)
-            var evidence: [Int64: TimelineResponse.Evidence] = [:]
-            for id in Set(entries.compactMap(\.evidenceID)) {
-                guard let stored = try await dependencies.storage.evidence(id: id) else { continue }
-                evidence[id] = TimelineResponse.Evidence(
-                    id: id, kind: stored.kind.rawValue, receivedAt: stored.receivedAt, presentedBy: stored.presentedBy?.rawValue,
-                    rawBase64: stored.raw.base64EncodedString())
-            }
-            return TimelineResponse(
-                appUserId: user.rawValue,
-                entries: entries.map { entry in
-                    TimelineResponse.Entry(
-                        id: entry.id, at: entry.entry.at, kind: entry.entry.kind.rawValue,
-                        originalTransactionIds: entry.entry.detail.originalTransactionIDs, eventIds: entry.entry.detail.eventIDs,
-                        evidence: entry.evidenceID.flatMap { evidence[$0] },
-                        previousOwner: entry.entry.detail.ownershipChange?.previousOwner.rawValue,
-                        presenter: entry.entry.detail.ownershipChange?.presenter.rawValue,
-                        failure: entry.entry.detail.failure.map {
-                            TimelineResponse.Failure(error: $0.error, attempts: $0.attempts, nextAttemptAt: $0.nextAttemptAt)
-                        })
-                })
-        } catch {
-            throw APIError(error)
+    private func timeline(of user: AppUserID) async throws(StorageError) -> TimelineResponse {
+        let entries = try await dependencies.storage.timeline(of: user)
+        var evidence: [Int64: TimelineResponse.Evidence] = [:]
+        for id in Set(entries.compactMap(\.evidenceID)) {
+            guard let stored = try await dependencies.storage.evidence(id: id) else { continue }
+            evidence[id] = TimelineResponse.Evidence(
+                id: id, kind: stored.kind.rawValue, receivedAt: stored.receivedAt, presentedBy: stored.presentedBy?.rawValue,
+                rawBase64: stored.raw.base64EncodedString())
         }
+        return TimelineResponse(
+            appUserId: user.rawValue,
+            entries: entries.map { entry in
+                TimelineResponse.Entry(
+                    id: entry.id, at: entry.entry.at, kind: entry.entry.kind.rawValue,
+                    originalTransactionIds: entry.entry.detail.originalTransactionIDs, eventIds: entry.entry.detail.eventIDs,
+                    evidence: entry.evidenceID.flatMap { evidence[$0] },
+                    previousOwner: entry.entry.detail.ownershipChange?.previousOwner.rawValue,
+                    presenter: entry.entry.detail.ownershipChange?.presenter.rawValue,
+                    failure: entry.entry.detail.failure.map {
+                        TimelineResponse.Failure(error: $0.error, attempts: $0.attempts, nextAttemptAt: $0.nextAttemptAt)
+                    })
+            })
     }
 }

@@ -4,106 +4,64 @@ import PerennialAppStore
 import PerennialCore
 import PerennialStorage
 
-/// The client API (`/v1`, CONTRACTS §4): apps post evidence for their users and read them back.
-/// Every answer about a subscriber is computed from the stored records at the server's clock
-/// after the request's own apply.
+/// The client API (`/v1`, docs/openapi.yaml): apps post evidence for their users and read them
+/// back. Every answer about a subscriber is computed from the records at the server's clock: the
+/// view the request's own apply computed, or the stored records read now.
 struct ClientRoutes: Sendable {
     let dependencies: ServerDependencies
-    var authenticator: RequestAuthenticator { RequestAuthenticator(apps: dependencies.apps, adminKey: dependencies.adminKey) }
-    var service: EvidenceService { EvidenceService(storage: dependencies.storage, logger: dependencies.logger) }
 
-    func add(to router: Router<BasicRequestContext>) {
-        let subscribers = router.group("v1/subscribers")
+    func add(to router: Router<PerennialRequestContext>) {
+        let subscribers = router.group("v1/subscribers").add(middleware: ClientAuthentication(apps: dependencies.apps, clock: dependencies.clock))
         subscribers.post(":appUserId/receipts") { request, context in
-            try await postEvidence(request, context, kind: .receipt) { user, app, now throws(IngestError) in
-                let body = try await Self.decodeIngest(ReceiptRequest.self, request)
-                return try await ReceiptIngest.evidence(receipt: body.receipt, user: user, app: app, now: now)
-            }
+            let (app, user) = try context.client()
+            let body = try await Self.decodeEvidence(ReceiptRequest.self, request)
+            return try await postEvidence(.receipt(body.receipt, presentedBy: user), app: app, user: user)
         }
         subscribers.post(":appUserId/transactions") { request, context in
-            try await postEvidence(request, context, kind: .signedTransaction) { user, app, now throws(IngestError) in
-                let body = try await Self.decodeIngest(SignedTransactionRequest.self, request)
-                return try await SignedTransactionIngest.evidence(signed: body.signedTransaction, user: user, app: app, now: now)
-            }
+            let (app, user) = try context.client()
+            let body = try await Self.decodeEvidence(SignedTransactionRequest.self, request)
+            return try await postEvidence(.signedTransaction(body.signedTransaction, presentedBy: user), app: app, user: user)
         }
-        subscribers.get(":appUserId") { request, context in
-            let (app, user, now) = try caller(request, context)
-            return JSONResponse.make(try await ingestCall { () async throws(IngestError) in
-                try await service.response(for: user, app: app, after: nil, now: now)
-            })
+        subscribers.get(":appUserId") { _, context in
+            let (app, user) = try context.client()
+            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now))
         }
-        subscribers.get(":appUserId/app-account-token") { request, context in
-            let (_, user, _) = try caller(request, context)
+        subscribers.get(":appUserId/app-account-token") { _, context in
+            let (_, user) = try context.client()
             return JSONResponse.make(AppAccountTokenResponse(appAccountToken: try await token(for: user)))
         }
         subscribers.post(":appUserId/eligibility") { request, context in
-            let (app, user, now) = try caller(request, context)
+            let (app, user) = try context.client()
             let body = try await JSONResponse.decode(EligibilityRequest.self, from: request)
-            let view = try await ingestCall { () async throws(IngestError) in try await service.view(of: user, app: app, now: now) }
+            let view = try await dependencies.pipeline(for: app).view(of: user, now: dependencies.clock.now)
             return JSONResponse.make(EligibilityResponse(eligibility: Self.eligibility(of: body.productIds, view: view, app: app)))
         }
         subscribers.post(":appUserId/offers/sign") { request, context in
-            let (app, user, now) = try caller(request, context)
+            let (app, user) = try context.client()
             let body = try await JSONResponse.decode(OfferSignatureRequest.self, from: request)
-            return JSONResponse.make(try await signOffer(body, user: user, app: app, now: now))
+            return JSONResponse.make(try await signOffer(body, user: user, app: app, now: dependencies.clock.now))
         }
     }
 
-    /// The app, the path's user (authorized) and the instant the request is answered at.
-    private func caller(_ request: Request, _ context: BasicRequestContext) throws(APIError) -> (AppContext, AppUserID, Date) {
+    /// Verifies, applies and answers with the subscriber as the apply left it.
+    private func postEvidence(_ evidence: Evidence, app: AppContext, user: AppUserID) async throws -> Response {
         let now = dependencies.clock.now
-        let user = try PathUser.from(context)
-        do throws(AuthError) {
-            let app = try authenticator.app(for: request)
-            try authenticator.authorize(request, user: user, app: app, now: now)
-            return (app, user, now)
-        } catch {
-            throw APIError(error)
-        }
+        let pipeline = dependencies.pipeline(for: app)
+        let outcome = try await pipeline.ingest(evidence, now: now)
+        return JSONResponse.make(try await pipeline.answer(for: user, after: outcome, now: now))
     }
 
-    /// Verifies, applies and answers with the subscriber; a verification failure is counted and
-    /// answered with its typed 4xx, after storing nothing.
-    private func postEvidence(
-        _ request: Request, _ context: BasicRequestContext, kind: EvidenceKind,
-        _ verify: (AppUserID, AppContext, Date) async throws(IngestError) -> IncomingEvidence
-    ) async throws -> Response {
-        let (app, user, now) = try caller(request, context)
-        let response = try await ingestCall(kind: kind) { () async throws(IngestError) in
-            let evidence = try await verify(user, app, now)
-            let result = try await service.apply(evidence, app: app, now: now)
-            return try await service.response(for: user, app: app, after: result, now: now)
-        }
-        return JSONResponse.make(response)
-    }
-
-    /// Runs an ingest step, turning its typed error into the API's answer (and counting
-    /// verification failures of `kind`).
-    private func ingestCall<T>(kind: EvidenceKind? = nil, _ body: () async throws(IngestError) -> T) async throws(APIError) -> T {
-        do {
-            return try await body()
-        } catch {
-            if let kind, error.isVerificationFailure {
-                dependencies.metrics.recordVerificationFailure(kind: kind.rawValue, reason: error.code)
-            }
-            throw APIError(error)
-        }
-    }
-
-    private static func decodeIngest<T: Decodable>(_ type: T.Type, _ request: Request) async throws(IngestError) -> T {
+    /// The posted body; one that is not the documented JSON is refused as the evidence would be.
+    private static func decodeEvidence<T: Decodable>(_ type: T.Type, _ request: Request) async throws(IngestError) -> T {
         do throws(APIError) {
             return try await JSONResponse.decode(type, from: request)
         } catch {
-            throw .malformedRequest(error.body.message)
+            throw IngestError.refused(.malformedRequest(error.body.message))
         }
     }
 
-    private func token(for user: AppUserID) async throws(APIError) -> String {
-        do throws(StorageError) {
-            return try await dependencies.storage.appAccountToken(for: user).uuidString.lowercased()
-        } catch {
-            throw APIError(error)
-        }
+    private func token(for user: AppUserID) async throws(StorageError) -> String {
+        try await dependencies.storage.appAccountToken(for: user).uuidString.lowercased()
     }
 
     /// Eligibility for each product: known only for the app's auto-renewables, decided by the
@@ -124,9 +82,9 @@ struct ClientRoutes: Sendable {
 
     /// Signs a promotional offer for `user`, bound to the user's app account token (StoreKit 2
     /// purchases pass it, StoreKit 1 passes it as `applicationUsername`).
-    private func signOffer(_ body: OfferSignatureRequest, user: AppUserID, app: AppContext, now: Date) async throws(APIError) -> OfferSignatureResponse {
+    private func signOffer(_ body: OfferSignatureRequest, user: AppUserID, app: AppContext, now: Date) async throws -> OfferSignatureResponse {
         guard let signer = app.offerSigner else {
-            throw APIError(IngestError.notConfigured("app \(app.id) has no promotional offer key"))
+            throw EvidenceError.notConfigured("app \(app.id) has no promotional offer key")
         }
         guard let product = app.catalog.product(id: body.productId), product.bundleID == app.bundleID, product.type == .autoRenewable else {
             throw APIError(status: .unprocessableContent, code: "unknownProduct", message: "\(body.productId) is not an auto-renewable subscription of app \(app.id)")

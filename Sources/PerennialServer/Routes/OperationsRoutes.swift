@@ -12,7 +12,7 @@ struct OperationsRoutes: Sendable {
         var reason: String?
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<PerennialRequestContext>) {
         router.get("health/live") { _, _ in
             JSONResponse.make(Health(status: "ok"))
         }

@@ -6,47 +6,30 @@ import PerennialStorage
 /// letter once the receiver is fixed), replay delivered ones (a receiver that lost its data).
 struct WebhookAdminRoutes: Sendable {
     let dependencies: ServerDependencies
-    var authenticator: RequestAuthenticator { RequestAuthenticator(apps: dependencies.apps, adminKey: dependencies.adminKey) }
 
     /// The largest page of the listing.
     static let maximumLimit = 500
 
-    func add(to router: Router<BasicRequestContext>) {
-        let webhooks = router.group("admin/v1/webhooks")
+    func add(to router: Router<PerennialRequestContext>) {
+        let webhooks = router.group("admin/v1/webhooks").add(middleware: dependencies.adminAuthentication)
+        let outbox = dependencies.storage
         webhooks.get("deliveries") { request, _ in
-            try admin(request)
-            let outbox = try outbox()
             let stateName = request.uri.queryParameters.get("state") ?? WebhookDelivery.State.pending.rawValue
             guard let state = WebhookDelivery.State(rawValue: stateName) else {
                 throw APIError.malformed("state must be one of pending, delivered, dead (got '\(stateName)')")
             }
-            let limit = try limit(request)
-            do throws(StorageError) {
-                let deliveries = try await outbox.listDeliveries(state: state, limit: limit)
-                return JSONResponse.make(WebhookDeliveriesResponse(deliveries: deliveries.map(WebhookDeliveriesResponse.Delivery.init)))
-            } catch {
-                throw APIError(error)
-            }
+            let deliveries = try await outbox.listDeliveries(state: state, limit: try limit(request))
+            return JSONResponse.make(WebhookDeliveriesResponse(deliveries: deliveries.map(WebhookDeliveriesResponse.Delivery.init)))
         }
-        webhooks.post("deliveries/:id/redeliver") { request, context in
-            try admin(request)
-            let outbox = try outbox()
+        webhooks.post("deliveries/:id/redeliver") { _, context in
             guard let text = context.parameters.get("id"), let id = Int64(text) else {
                 throw APIError.malformed("the delivery id must be an integer")
             }
-            let redelivered: Bool
-            do throws(StorageError) {
-                redelivered = try await outbox.redeliver(id: id, now: dependencies.clock.now)
-            } catch {
-                throw APIError(error)
-            }
-            guard redelivered else { throw APIError.notFound("no delivered or dead delivery \(id)") }
+            guard try await outbox.redeliver(id: id, now: dependencies.clock.now) else { throw APIError.notFound("no delivered or dead delivery \(id)") }
             dependencies.webhookWakeUp.nudge()
             return JSONResponse.make(WebhookRequeueResponse(requeued: 1), status: .accepted)
         }
         webhooks.post("replay") { request, _ in
-            try admin(request)
-            let outbox = try outbox()
             let replay = try await JSONResponse.decode(WebhookReplayRequest.self, from: request)
             var since: Date?
             if let text = replay.since {
@@ -54,31 +37,11 @@ struct WebhookAdminRoutes: Sendable {
                 else { throw APIError.malformed("since must be an ISO 8601 date (got '\(text)')") }
                 since = date
             }
-            let requeued: Int
-            do throws(StorageError) {
-                requeued = try await outbox.requeueDelivered(
-                    appUserID: replay.appUserId.map(AppUserID.init(rawValue:)), since: since, now: dependencies.clock.now)
-            } catch {
-                throw APIError(error)
-            }
+            let requeued = try await outbox.requeueDelivered(
+                appUserID: replay.appUserId.map(AppUserID.init(rawValue:)), since: since, now: dependencies.clock.now)
             if requeued > 0 { dependencies.webhookWakeUp.nudge() }
             return JSONResponse.make(WebhookRequeueResponse(requeued: requeued), status: .accepted)
         }
-    }
-
-    private func admin(_ request: Request) throws(APIError) {
-        do throws(AuthError) {
-            try authenticator.admin(request)
-        } catch {
-            throw APIError(error)
-        }
-    }
-
-    private func outbox() throws(APIError) -> any WebhookOutbox {
-        guard let outbox = dependencies.webhookOutbox else {
-            throw APIError(status: .notImplemented, code: "notConfigured", message: "this storage keeps no webhook deliveries")
-        }
-        return outbox
     }
 
     private func limit(_ request: Request) throws(APIError) -> Int {

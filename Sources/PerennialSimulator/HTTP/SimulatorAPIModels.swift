@@ -2,7 +2,7 @@ import Foundation
 import PerennialAppStore
 import PerennialCore
 
-// The JSON bodies of the `/simulator/v1` device and control API (CONTRACTS §2). Keys are the
+// The JSON bodies of the `/simulator/v1` device and control API. Keys are the
 // API's own (camelCase, `productId` like Apple's JSON); dates are ISO 8601 with milliseconds.
 
 /// `GET /clock`.

@@ -2,7 +2,7 @@ public import Hummingbird
 public import Logging
 public import NIOCore
 
-/// The simulator over HTTP (CONTRACTS §2): Apple's verifyReceipt and App Store Server API paths
+/// The simulator over HTTP: Apple's verifyReceipt and App Store Server API paths
 /// with Apple's wire formats, and the `/simulator/v1` device and control API a test drives.
 ///
 /// A free function, as in Hummingbird's examples, so tests run the same application in-process

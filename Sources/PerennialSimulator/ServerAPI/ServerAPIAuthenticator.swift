@@ -2,7 +2,7 @@ import Crypto
 public import Foundation
 import PerennialAppStore
 
-/// Checks an App Store Server API bearer token the way Apple does (reference §3.6): an ES256 JWT
+/// Checks an App Store Server API bearer token the way Apple does: an ES256 JWT
 /// with header `{alg: ES256, kid, typ: JWT}` and claims `iss`, `iat`, `exp`, `aud`, `bid`, signed
 /// with the In-App Purchase key the `kid` names, valid now, and living at most an hour.
 public struct ServerAPIAuthenticator: Sendable {

@@ -1,5 +1,5 @@
-/// The App Store Server API endpoints the simulator answers, recognised from method and path
-/// (reference §3.6). Path parameters are kept as sent; each endpoint validates its own.
+/// The App Store Server API endpoints the simulator answers, recognised from method and path.
+/// Path parameters are kept as sent; each endpoint validates its own.
 enum ServerAPIRoute: Equatable {
     case subscriptionStatuses(transactionID: String)
     case extendRenewalDate(originalTransactionID: String)

@@ -3,9 +3,9 @@ public import Foundation
 /// The webhook job's view of the outbox: claim due events under a lease, record each attempt's
 /// outcome, and let an operator list, redeliver and replay.
 ///
-/// A protocol of its own, beside ``SubscriberStorage``, so delivery can grow (leases, dead
-/// letters, per-endpoint progress) without touching the apply path; both back ends implement it
-/// and pass the same contract suite.
+/// A capability of its own, which ``SubscriberStorage`` is composed of, so delivery can grow
+/// (leases, dead letters, per-endpoint progress) without touching the apply path; both back ends
+/// implement it and pass the same contract suite.
 ///
 /// Every claim is a lease with an owner and an expiry: several `perennial serve` processes can
 /// share one database, each entry is attempted by one of them at a time, an entry whose owner died

@@ -6,7 +6,7 @@ import Testing
 import X509
 
 /// Apple's App Store Server Library vectors through the typed verifier: signature and chain, then
-/// the app checks (bundle id, environment, app Apple id) with the expectations the reference gives.
+/// the app checks (bundle id, environment, app Apple id) each vector is made to pass or fail.
 @Suite(.enabled(if: Fixtures.isAvailable))
 struct SignedDataVerifierFixtureTests {
     static let mock = "apple-server-library/mock_signed_data"

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("verifyReceipt status")
 struct VerifyReceiptStatusTests {
-    @Test("retryability follows §2.2", arguments: [
+    @Test("retryability follows Apple's status table", arguments: [
         (0, false, false), (21000, false, false), (21002, false, true), (21003, false, false),
         (21004, false, false), (21005, false, true), (21006, false, false), (21007, false, false),
         (21008, false, false), (21009, false, true), (21010, false, false),

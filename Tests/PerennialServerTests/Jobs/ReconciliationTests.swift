@@ -98,8 +98,7 @@ import Testing
         let world = try await ReconciliationWorld(asking: .serverAPI)
         // The purchase's notification arrives; the renewal's is dropped.
         for notification in try await world.purchase(asking: .serverAPI) {
-            let evidence = try #require(
-                try await NotificationV2Ingest.verify(body: try notification.v2Body(), app: world.app, now: world.clock.now).evidence)
+            let evidence = try #require(try await world.pipeline.normalized(.notificationV2(try notification.v2Body()), now: world.clock.now))
             _ = try await world.storage.apply(evidence, with: world.app.applier, now: world.clock.now)
         }
         _ = try await world.renewWithoutTelling()

@@ -1,10 +1,12 @@
 import Crypto
 import Foundation
+import Logging
 import PerennialAppStore
 import PerennialCore
 import PerennialServer
 import PerennialSimulator
 import PerennialStorage
+import Testing
 
 /// A Perennial app and storage facing a ``SimulatedApple``: purchases reach Perennial, renewals
 /// happen in the store, and the reconciliation service is driven one round at a time on the test
@@ -17,11 +19,15 @@ struct ReconciliationWorld {
 
     static let user: AppUserID = "alice"
 
-    let storage: any SubscriberStorage & ReconciliationSchedule
+    let storage: any SubscriberStorage
     let apple: SimulatedApple
     let app: AppContext
     let apps: AppRegistry
     let clock: TestClock
+    /// The app's pipeline, for evidence the test applies itself.
+    var pipeline: EvidencePipeline {
+        EvidencePipeline(app: app, storage: storage, webhookWakeUp: WebhookWakeUp(), metrics: ServerMetrics(), logger: Logger(label: "test"))
+    }
     let service: ReconciliationService
 
     init(asking: Asking, storage: (any SubscriberStorage & ReconciliationSchedule)? = nil) async throws {
@@ -58,7 +64,7 @@ struct ReconciliationWorld {
         // The first sweep runs at the start, before any purchase, as on a fresh server.
         _ = try await storage.scheduleSweep(now: clock.now, interval: 86_400)
         service = ReconciliationService(
-            storage: storage, schedule: storage, apps: apps,
+            storage: storage, apps: apps,
             settings: ReconciliationSettings(owner: "test-owner", rateCapacity: 100, ratePerSecond: 100, retryBaseDelay: 60),
             clock: clock.serverClock)
     }
@@ -68,11 +74,12 @@ struct ReconciliationWorld {
     @discardableResult
     func purchase(asking: Asking) async throws -> [WireNotification] {
         let (signed, notifications) = try await apple.store.buy("pro.monthly")
-        let evidence: IncomingEvidence =
+        let posted: Evidence =
             switch asking {
-            case .serverAPI: try await SignedTransactionIngest.evidence(signed: signed, user: Self.user, app: app, now: clock.now)
-            case .verifyReceipt: try await ReceiptIngest.evidence(receipt: try await apple.store.receipt(), user: Self.user, app: app, now: clock.now)
+            case .serverAPI: .signedTransaction(signed, presentedBy: Self.user)
+            case .verifyReceipt: .receipt(try await apple.store.receipt(), presentedBy: Self.user)
             }
+        let evidence = try #require(try await pipeline.normalized(posted, now: clock.now))
         _ = try await storage.apply(evidence, with: app.applier, now: clock.now)
         return notifications
     }

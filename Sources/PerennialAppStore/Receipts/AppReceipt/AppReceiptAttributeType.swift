@@ -1,4 +1,4 @@
-/// The attribute type numbers of app receipts (§2.11 of the reference), named once for the
+/// The attribute type numbers of app receipts (Apple's receipt field types), named once for the
 /// decoder and the encoder.
 enum AppReceiptAttributeType {
     static let receiptType = 0

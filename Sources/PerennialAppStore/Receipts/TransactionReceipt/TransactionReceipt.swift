@@ -2,7 +2,7 @@ public import Foundation
 public import PerennialCore
 
 /// An iOS 6 `SKPaymentTransaction.transactionReceipt`: an OpenStep plist holding a signature and
-/// a base64 `purchase-info` plist (§2.10 of the reference).
+/// a base64 `purchase-info` plist.
 ///
 /// Still sent by old app versions and kept in archives; decoding it lets Perennial read the
 /// transaction and migrate the user to the App Store Server API. The signature blob is decoded

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The `purchase-info` of an iOS 6 transaction receipt, every field of §2.10 typed, with the raw
+/// The `purchase-info` of an iOS 6 transaction receipt, every known field typed, with the raw
 /// dictionary kept for anything Apple added later.
 ///
 /// All values arrive as strings; an empty string means absent. Dates come both as epoch

@@ -3,7 +3,7 @@ public import Foundation
 public import FoundationNetworking
 #endif
 
-/// The simulator's control side (CONTRACTS §2 `/simulator/v1`) that tests, apps' CI and the example
+/// The simulator's control side (its `/simulator/v1` API) that tests, apps' CI and the example
 /// use to play the parts a device cannot: create sandbox accounts, move the store's clock so renewals
 /// happen, approve or decline Ask to Buy.
 public struct SimulatorControl: Sendable {

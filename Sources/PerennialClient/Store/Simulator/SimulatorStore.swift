@@ -4,7 +4,7 @@ public import FoundationNetworking
 #endif
 
 /// A ``StoreBackend`` that plays a device signed in with one sandbox account of
-/// `PerennialSimulator`, over the simulator's device API (CONTRACTS §2 `/simulator/v1`).
+/// `PerennialSimulator`, over the simulator's device API (`/simulator/v1`).
 ///
 /// It lets the whole SDK run on Linux and in an app's CI against a store that signs real JWS
 /// transactions, renews on an accelerated clock and supports Ask to Buy. The simulator has no

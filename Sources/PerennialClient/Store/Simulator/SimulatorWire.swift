@@ -1,6 +1,7 @@
 import Foundation
 
-/// The JSON bodies of the simulator's device API (CONTRACTS §2 `/simulator/v1`), exactly as sent.
+/// The JSON bodies of the simulator's device API (`/simulator/v1`, served by `PerennialSimulator`'s
+/// `buildSimulatorApplication`), exactly as sent.
 enum SimulatorWire {
     struct PurchaseRequest: Encodable, Sendable {
         let account: String

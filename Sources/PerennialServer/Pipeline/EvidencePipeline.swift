@@ -1,0 +1,176 @@
+public import Foundation
+public import Logging
+public import PerennialAppStore
+public import PerennialCore
+public import PerennialStorage
+
+/// What arrived, before anything is known of it: each kind of evidence Perennial takes.
+public enum Evidence: Sendable {
+    /// An app receipt or iOS 6 transaction receipt an app posted for its user.
+    case receipt(String, presentedBy: AppUserID)
+    /// A StoreKit 2 signed transaction an app posted for its user.
+    case signedTransaction(String, presentedBy: AppUserID)
+    /// A V1 notification's body, as Apple POSTed it.
+    case notificationV1(Data)
+    /// A V2 notification's body (`{"signedPayload": …}`), POSTed by Apple or read back from its
+    /// notification history.
+    case notificationV2(Data)
+    /// Apple's answer to the reconciliation job's question about one subscription, verified by the
+    /// question that fetched it (``PerennialAppStore/AppEvidenceVerifier/subscriptionStatuses(_:fallback:)``
+    /// or ``PerennialAppStore/AppEvidenceVerifier/reverifyReceipt(_:environment:receivedAt:)``).
+    case appleAnswer(AppEvidenceVerifier.Verified, originalTransactionID: String)
+
+    /// The kind stored with it, counted in metrics and shown in the timeline.
+    public var kind: EvidenceKind {
+        switch self {
+        case .receipt: .receipt
+        case .signedTransaction: .signedTransaction
+        case .notificationV1: .notificationV1
+        case .notificationV2: .notificationV2
+        case .appleAnswer: .reconciliation
+        }
+    }
+
+    /// The app user who presented it; nil for what Apple sends.
+    public var presenter: AppUserID? {
+        switch self {
+        case .receipt(_, let user), .signedTransaction(_, let user): user
+        case .notificationV1, .notificationV2, .appleAnswer: nil
+        }
+    }
+}
+
+/// The one path every piece of evidence takes, for one app: verify (every rule of the app, in
+/// ``PerennialAppStore/AppEvidenceVerifier``) → normalize → apply in one transaction → nudge the
+/// jobs → answer from the apply's own view.
+///
+/// Routes and jobs only say which ``Evidence`` arrived; nothing about a kind lives outside
+/// ``verify(_:now:)``.
+public struct EvidencePipeline: Sendable {
+    /// What came out of the pipeline.
+    public struct Outcome: Sendable {
+        /// The apply's result; nil when the evidence carried nothing to store (a `TEST`
+        /// notification, a summary, an answer with no records).
+        public var result: ApplyResult?
+        /// Apple's notification type, for notifications.
+        public var notificationType: String?
+    }
+
+    public let app: AppContext
+    let storage: any SubscriberStorage
+    /// Woken when an apply enqueued events, so delivery starts at once.
+    let webhookWakeUp: WebhookWakeUp
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    public init(app: AppContext, storage: any SubscriberStorage, webhookWakeUp: WebhookWakeUp, metrics: ServerMetrics, logger: Logger) {
+        self.app = app
+        self.storage = storage
+        self.webhookWakeUp = webhookWakeUp
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// Verifies, normalizes and applies `evidence`; a refusal is counted and stores nothing.
+    public func ingest(_ evidence: Evidence, now: Date) async throws(IngestError) -> Outcome {
+        let verified = try await verify(evidence, now: now)
+        guard let incoming = incoming(evidence, verified, now: now) else {
+            return Outcome(result: nil, notificationType: verified.notificationType)
+        }
+        return Outcome(result: try await apply(incoming, now: now), notificationType: verified.notificationType)
+    }
+
+    /// What `evidence` becomes once verified and normalized, not applied: for tools and tests that
+    /// apply it themselves. Nil when it carries nothing to store.
+    public func normalized(_ evidence: Evidence, now: Date) async throws(IngestError) -> IncomingEvidence? {
+        incoming(evidence, try await verify(evidence, now: now), now: now)
+    }
+
+    /// How each kind is verified and normalized: the only place that tells kinds apart. A refusal
+    /// is counted as a verification failure of the kind.
+    private func verify(_ evidence: Evidence, now: Date) async throws(IngestError) -> AppEvidenceVerifier.Verified {
+        do throws(EvidenceError) {
+            return switch evidence {
+            case .receipt(let receipt, _): try await app.verifier.receipt(receipt, receivedAt: now)
+            case .signedTransaction(let signed, _): try await app.verifier.signedTransaction(signed)
+            case .notificationV1(let body): try app.verifier.notificationV1(body: body, receivedAt: now)
+            case .notificationV2(let body): try await app.verifier.notificationV2(body: body)
+            case .appleAnswer(let verified, _): verified
+            }
+        } catch {
+            if error.isVerificationFailure { metrics.recordVerificationFailure(kind: evidence.kind.rawValue, reason: error.code) }
+            throw .refused(error)
+        }
+    }
+
+    /// The evidence to store, nil when it carries no record.
+    private func incoming(_ evidence: Evidence, _ verified: AppEvidenceVerifier.Verified, now: Date) -> IncomingEvidence? {
+        guard !verified.records.transactions.isEmpty || !verified.records.renewalInfos.isEmpty else { return nil }
+        return IncomingEvidence(
+            appBundleID: app.bundleID, kind: evidence.kind, idempotencyKey: Self.idempotencyKey(of: evidence, verified, now: now),
+            raw: verified.raw, receivedAt: now, records: verified.records, presentedBy: evidence.presenter, environment: verified.environment)
+    }
+
+    /// What makes two deliveries of the evidence the same, so a retry applies once: Apple's id when
+    /// it gives one (`notificationUUID`); otherwise a digest of the bytes, with the presenter for what
+    /// an app posts (another user presenting the same purchase goes through the transfer policy);
+    /// for Apple's answers to reconciliation, the subscription and the instant asked.
+    static func idempotencyKey(of evidence: Evidence, _ verified: AppEvidenceVerifier.Verified, now: Date) -> String {
+        if let id = verified.appleID { return verified.form + ":" + id }
+        switch evidence {
+        case .appleAnswer(_, let originalTransactionID):
+            return "reconciliation:\(originalTransactionID):\(Int64((now.timeIntervalSince1970 * 1000).rounded()))"
+        case .receipt(_, let user), .signedTransaction(_, let user):
+            return EvidenceDigest.key(verified.form, Data(user.rawValue.utf8), verified.raw)
+        case .notificationV1, .notificationV2:
+            return EvidenceDigest.key(verified.form, verified.raw)
+        }
+    }
+
+    /// Applies in one database transaction and wakes the webhook job when events were enqueued;
+    /// nil when the evidence carried nothing to apply.
+    private func apply(_ evidence: IncomingEvidence, now: Date) async throws(IngestError) -> ApplyResult? {
+        let result: ApplyResult
+        do throws(StorageError) {
+            result = try await storage.apply(evidence, with: app.applier, now: now)
+        } catch {
+            if case .emptyEvidence = error { return nil }
+            throw .storage(error)
+        }
+        switch result {
+        case .applied(let applied):
+            if !applied.events.isEmpty { webhookWakeUp.nudge() }
+            logger.info(
+                "evidence applied",
+                metadata: [
+                    "app": "\(app.id)", "evidence.kind": "\(evidence.kind.rawValue)", "evidence.id": "\(applied.evidenceID)",
+                    "originalTransactionIds": "\(evidence.originalTransactionIDs.joined(separator: ","))",
+                    "events": "\(applied.events.count)",
+                ])
+        case .duplicate(let id):
+            logger.info("evidence already applied", metadata: ["app": "\(app.id)", "evidence.kind": "\(evidence.kind.rawValue)", "evidence.id": "\(id)"])
+        }
+        return result
+    }
+
+    /// The subscriber as the stored records say at `now` (never the stored view, which was
+    /// computed at the time of the last apply and may have expired since).
+    public func view(of user: AppUserID, now: Date) async throws(IngestError) -> SubscriberView {
+        do throws(StorageError) {
+            return app.engine.view(of: try await storage.records(ownedBy: user, appBundleID: app.bundleID), at: now)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// The answer about `user` after `outcome` (or without one): the view the apply computed at
+    /// `now` when it has one for the user — the records it just wrote, so reading them back would
+    /// give the same — naming the previous owner when the apply moved a purchase to the user.
+    public func answer(for user: AppUserID, after outcome: Outcome? = nil, now: Date) async throws(IngestError) -> SubscriberResponse {
+        if case .applied(let applied) = outcome?.result, let view = applied.views[user] {
+            let previousOwner = applied.ownershipChanges.first { $0.presenter == user && $0.decision == .transferred }?.previousOwner
+            return SubscriberResponse(user: user, view: view, serverTime: now, previousOwner: previousOwner)
+        }
+        return SubscriberResponse(user: user, view: try await view(of: user, now: now), serverTime: now, previousOwner: nil)
+    }
+}

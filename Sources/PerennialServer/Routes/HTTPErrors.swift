@@ -1,0 +1,96 @@
+import Foundation
+public import Hummingbird
+public import PerennialAppStore
+public import PerennialStorage
+
+/// Every error answer of the server, in one place: an HTTP status and the `{"error", "message"}`
+/// body for each typed error of the layers below, so a reason always gets the same status and
+/// code and a handler only throws.
+///
+/// ``APIError`` is for what only a route can say (no such app, a malformed query parameter); the
+/// modules' own errors answer for themselves through the conformances below.
+public struct APIError: HTTPResponseError, CustomStringConvertible {
+    public let status: HTTPResponse.Status
+    public let body: ErrorBody
+
+    public init(status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.body = ErrorBody(error: code, message: message)
+    }
+
+    public var description: String { "\(status.code) \(body.error): \(body.message)" }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        JSONResponse.make(body, status: status)
+    }
+
+    static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "notFound", message: message) }
+
+    static func malformed(_ message: String) -> APIError { APIError(EvidenceError.malformedRequest(message)) }
+
+    init(_ error: some HTTPResponseError & CodedError) {
+        self.init(status: error.status, code: error.code, message: error.description)
+    }
+}
+
+/// An error that names its reason with a machine-readable code, for the error body.
+public protocol CodedError: Error, CustomStringConvertible {
+    var code: String { get }
+}
+
+extension CodedError where Self: HTTPResponseError {
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        JSONResponse.make(ErrorBody(error: code, message: description), status: status)
+    }
+}
+
+/// Bad evidence is 4xx (sending it again cannot help); a failure on Apple's side is 5xx (try
+/// again; Apple does).
+extension EvidenceError: HTTPResponseError, CodedError {
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .malformedRequest, .malformedReceipt: .badRequest
+        case .invalidSignature, .wrongBundleID, .wrongEnvironment, .wrongAppAppleID, .invalidEvidence, .receiptRejected: .unprocessableContent
+        case .wrongSharedSecret: .unauthorized
+        case .notConfigured: .notImplemented
+        case .upstreamRejected: .badGateway
+        case .appleUnavailable: .serviceUnavailable
+        }
+    }
+}
+
+/// The database failing is 503: nothing was committed, trying again can help. Answered as the
+/// ingest failure it is, whichever route met it.
+extension StorageError: HTTPResponseError {
+    public var status: HTTPResponse.Status { .serviceUnavailable }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try IngestError.storage(self).response(from: request, context: context)
+    }
+}
+
+extension IngestError: HTTPResponseError, CodedError {
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .refused(let error): error.status
+        case .storage(let error): error.status
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .refused(let error): error.code
+        case .storage: "storageUnavailable"
+        }
+    }
+}
+
+/// A request that may not act for the path's user is 403; any other authentication failure 401.
+extension AuthError: HTTPResponseError, CodedError {
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .userMismatch: .forbidden
+        default: .unauthorized
+        }
+    }
+}

@@ -1,0 +1,31 @@
+public import Hummingbird
+public import PerennialStorage
+
+/// The request context of every route: Hummingbird's core, plus who is calling, which the
+/// authentication middleware of the route's group (``ClientAuthentication``,
+/// ``AdminAuthentication``) sets before a handler runs.
+public struct PerennialRequestContext: RequestContext {
+    /// Who a request was authenticated as.
+    public enum Caller: Sendable {
+        /// An app's client, with its public key, allowed to act for `user` (the path's app user).
+        case client(app: AppContext, user: AppUserID)
+        /// The holder of the admin key.
+        case admin
+    }
+
+    public var coreContext: CoreRequestContextStorage
+    /// Nil on routes without authentication (health, metrics, Apple's notifications).
+    public var caller: Caller?
+
+    public init(source: Source) {
+        self.coreContext = .init(source: source)
+    }
+
+    /// The authenticated client's app and user; only routes behind ``ClientAuthentication`` ask.
+    func client() throws(APIError) -> (app: AppContext, user: AppUserID) {
+        guard case .client(let app, let user) = caller else {
+            throw APIError(status: .internalServerError, code: "internal", message: "the route is not behind client authentication")
+        }
+        return (app, user)
+    }
+}
