@@ -184,6 +184,7 @@ let package = Package(
                 "PerennialSimulator",
                 "PerennialLoad",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Benchmarks/perennial-bench",
@@ -289,6 +290,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -340,6 +342,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
+            exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
     ]

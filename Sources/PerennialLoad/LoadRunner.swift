@@ -13,13 +13,13 @@ import PerennialSimulator
 /// signing a request happens before its clock starts, so latency is the server's answer time.
 public struct LoadRunner: Sendable {
     /// What to run.
-    public let settings: LoadSettings
+    public let options: LoadOptions
     /// Mints the signed requests.
     public let traffic: LoadTraffic
 
     /// A runner.
-    public init(settings: LoadSettings, traffic: LoadTraffic) {
-        self.settings = settings
+    public init(options: LoadOptions, traffic: LoadTraffic) {
+        self.options = options
         self.traffic = traffic
     }
 
@@ -30,7 +30,7 @@ public struct LoadRunner: Sendable {
     public func run() async throws -> LoadComparison {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(
-            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(settings.concurrency, 8))
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(options.concurrency, 8))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
             let comparison = try await measure(client: client)
@@ -42,10 +42,10 @@ public struct LoadRunner: Sendable {
         }
     }
 
-    /// Measures with the webhook receiver listening when the settings ask for one.
+    /// Measures with the webhook receiver listening when the options ask for one.
     private func measure(client: HTTPClient) async throws -> LoadComparison {
         var receiver: (tally: WebhookTally, endpoint: WebhookReceiver)?
-        if let port = settings.webhookPort {
+        if let port = options.webhookPort {
             let tally = WebhookTally()
             receiver = (tally, try await WebhookReceiver.start(port: port, tally: tally))
         }
@@ -61,22 +61,22 @@ public struct LoadRunner: Sendable {
 
     private func warmUpAndMeasure(client: HTTPClient, webhooks tally: WebhookTally?) async throws -> LoadComparison {
         let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-        let users = (0..<max(settings.users, 1)).map { "load-\(run)-\($0)" }
+        let users = (0..<max(options.users, 1)).map { "load-\(run)-\($0)" }
         let originals = users.map { _ in LoadTraffic.newOriginalTransactionID() }
-        switch settings.scenario {
+        switch options.scenario {
         case .reads, .mixed, .renewals: try await createSubscribers(users, originals: originals, client: client)
         case .receipts, .notifications: break
         }
-        let receipts = settings.scenario == .receipts ? try await buyReceipts(users, client: client) : []
+        let receipts = options.scenario == .receipts ? try await buyReceipts(users, client: client) : []
         let requests = ScenarioRequests(runner: self, run: run, users: users, originals: originals, receipts: receipts)
-        let trivial = PhaseSamples(workers: settings.concurrency)
-        let measured = PhaseSamples(workers: settings.concurrency)
-        var minted = [MintedBodies](repeating: MintedBodies(), count: settings.concurrency)
+        let trivial = PhaseSamples(workers: options.concurrency)
+        let measured = PhaseSamples(workers: options.concurrency)
+        var minted = [MintedBodies](repeating: MintedBodies(), count: options.concurrency)
         var mostInARound = 0
-        for _ in 0..<settings.rounds {
+        for _ in 0..<options.rounds {
             await phase(client: client, into: trivial) { worker, _ in request(.GET, worker, "health/live") }
             let before = measured.nextIndices
-            minted = try await topUp(minted, from: before, count: max(settings.premint / max(settings.concurrency, 1), mostInARound * 3 / 2), requests)
+            minted = try await topUp(minted, from: before, count: max(options.premint / max(options.concurrency, 1), mostInARound * 3 / 2), requests)
             let round = minted
             await phase(client: client, into: measured) { worker, index in try requests.request(worker, index, minted: round[worker]) }
             mostInARound = max(mostInARound, zip(measured.nextIndices, before).map { $0 - $1 }.max() ?? 0)
@@ -84,7 +84,7 @@ public struct LoadRunner: Sendable {
         let summary = measured.summary()
         var webhooks: WebhookFigures?
         if let tally { webhooks = await Self.webhookFigures(tally, accepted: summary.requests - summary.errors) }
-        return LoadComparison(scenario: settings.scenario, trivial: trivial.summary(), measured: summary, webhooks: webhooks)
+        return LoadComparison(scenario: options.scenario, trivial: trivial.summary(), measured: summary, webhooks: webhooks)
     }
 
     /// Waits (up to a minute) for the `accepted` renewal events to reach the receiver and says
@@ -124,7 +124,7 @@ public struct LoadRunner: Sendable {
         }
     }
 
-    /// Runs `settings.concurrency` workers for one round's share of `settings.duration`, each
+    /// Runs `options.concurrency` workers for one round's share of `options.duration`, each
     /// sending the requests `make` builds for its (worker, request index), and adds what they
     /// measured to `samples` (whose request indices carry on from the previous round).
     private func phase(
@@ -132,10 +132,10 @@ public struct LoadRunner: Sendable {
     ) async {
         let clock = ContinuousClock()
         let start = clock.now
-        let deadline = start + .milliseconds(Int64(settings.duration * 1_000 / Double(settings.rounds)))
+        let deadline = start + .milliseconds(Int64(options.duration * 1_000 / Double(options.rounds)))
         let first = samples.nextIndices
         let workers = await withTaskGroup(of: (worker: Int, latencies: [UInt64], errors: Int, next: Int).self) { group in
-            for worker in 0..<settings.concurrency {
+            for worker in 0..<options.concurrency {
                 group.addTask {
                     var latencies: [UInt64] = []
                     latencies.reserveCapacity(1 << 14)
@@ -180,7 +180,7 @@ public struct LoadRunner: Sendable {
     /// Buys the demo product for one simulator account per user and returns each account's app
     /// receipt, in `users` order.
     private func buyReceipts(_ users: [String], client: HTTPClient) async throws -> [String] {
-        let simulator = settings.simulatorURL.absoluteString.trimmingSuffix("/") + "/simulator/v1/"
+        let simulator = options.simulatorURL.absoluteString.trimmingSuffix("/") + "/simulator/v1/"
         let receipts = ReceiptBox(count: users.count)
         try await forEach(users) { _, user in
             let steps: [(String, HTTPMethod, String?)] = [
@@ -203,11 +203,11 @@ public struct LoadRunner: Sendable {
         return receipts.values
     }
 
-    /// Runs `body` for every element with `settings.concurrency` in flight.
+    /// Runs `body` for every element with `options.concurrency` in flight.
     private func forEach<Element: Sendable>(
         _ elements: [Element], _ body: @escaping @Sendable (_ worker: Int, _ element: Element) async throws -> Void
     ) async throws {
-        let concurrency = settings.concurrency
+        let concurrency = options.concurrency
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<max(concurrency, 1) {
                 group.addTask {
@@ -222,10 +222,10 @@ public struct LoadRunner: Sendable {
 
     /// A request to the server instance `worker` is assigned to.
     func request(_ method: HTTPMethod, _ worker: Int, _ path: String, body: String? = nil, authorized: Bool = false) -> HTTPClientRequest {
-        let target = settings.targets[worker % settings.targets.count]
+        let target = options.targets[worker % options.targets.count]
         var request = HTTPClientRequest(url: target.absoluteString.trimmingSuffix("/") + "/" + path)
         request.method = method
-        if authorized { request.headers.add(name: "Authorization", value: "Bearer \(settings.clientKey)") }
+        if authorized { request.headers.add(name: "Authorization", value: "Bearer \(options.clientKey)") }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: body))

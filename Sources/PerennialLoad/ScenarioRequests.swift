@@ -15,11 +15,11 @@ struct ScenarioRequests: Sendable {
     /// The warm-up's receipts, by user position (the receipts scenario only).
     let receipts: [String]
 
-    private var scenario: LoadScenario { runner.settings.scenario }
+    private var scenario: LoadScenario { runner.options.scenario }
 
     /// The request, with the preminted body when `minted` has one.
     func request(_ worker: Int, _ index: Int, minted: MintedBodies) throws -> HTTPClientRequest {
-        let settings = runner.settings
+        let options = runner.options
         switch scenario.kind(ofRequest: index) {
         case .read:
             return runner.request(.GET, worker, "v1/subscribers/\(users[user(worker, index)])", authorized: true)
@@ -28,7 +28,7 @@ struct ScenarioRequests: Sendable {
             return runner.request(
                 .POST, worker, "v1/subscribers/\(users[pick])/receipts", body: #"{"receipt":"\#(receipts[pick])"}"#, authorized: true)
         case .notification, .renewal:
-            return runner.request(.POST, worker, "apple/notifications/v2/\(settings.appID)", body: try minted.bodies[index] ?? body(worker, index))
+            return runner.request(.POST, worker, "apple/notifications/v2/\(options.appID)", body: try minted.bodies[index] ?? body(worker, index))
         case .transaction:
             return runner.request(
                 .POST, worker, "v1/subscribers/load-\(run)-w\(worker)-\(index)/transactions",
@@ -57,7 +57,7 @@ struct ScenarioRequests: Sendable {
     /// them, so one subscription's renewals are sent one after another, in the order they were
     /// signed (two renewals of one subscription racing could leave the older without an event).
     private func renewed(_ worker: Int, _ index: Int) -> Int {
-        let concurrency = runner.settings.concurrency
+        let concurrency = runner.options.concurrency
         let perWorker = max(users.count / concurrency, 1)
         return (worker + concurrency * (index % perWorker)) % users.count
     }

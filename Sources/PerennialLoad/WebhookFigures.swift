@@ -21,13 +21,13 @@ public struct WebhookFigures: Hashable, Sendable {
 
     /// The line `perennial load` prints under the table.
     public func render() -> String {
-        let verdict: String
+        let arrival: String
         if let drainSeconds {
-            verdict = String(format: "all %d arrived %.2f s after the last round (%@)", accepted, drainSeconds,
+            arrival = String(format: "all %d arrived %.2f s after the last round (%@)", accepted, drainSeconds,
                 drainSeconds <= Self.keptUpWithin ? "kept up" : "fell behind")
         } else {
-            verdict = "only \(delivered) arrived (fell behind)"
+            arrival = "only \(delivered) arrived (fell behind)"
         }
-        return "webhooks: \(accepted) renewals accepted, \(deliveredByEnd) delivered by the end of the last round, \(verdict), \(repeats) redelivered\n"
+        return "webhooks: \(accepted) renewals accepted, \(deliveredByEnd) delivered by the end of the last round, \(arrival), \(repeats) redelivered\n"
     }
 }

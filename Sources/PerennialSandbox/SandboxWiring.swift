@@ -89,17 +89,17 @@ public struct SandboxWiring: Sendable {
         catalog: Catalog,
         publicKeys: [SecretValue],
         transferPolicy: TransferPolicy = .transfer,
-        userTokens: UserTokenSettings? = nil
+        userTokens: UserTokenConfiguration? = nil
     ) throws(SimulatorWireError) -> AppConfiguration {
         guard let receiptRoot = try pki.receiptRootDER else {
             throw .pki("the simulator was started without a receipt authority; generate its PKI with receipts")
         }
-        let receipts = ReceiptSettings(
+        let receipts = ReceiptConfiguration(
             sharedSecret: SecretValue(sharedSecret),
             productionURL: simulatorURL.appendingPathComponent("production").appendingPathComponent("verifyReceipt"),
             sandboxURL: simulatorURL.appendingPathComponent("sandbox").appendingPathComponent("verifyReceipt"),
             roots: [.der(receiptRoot)], mode: .verifyReceipt)
-        let serverAPI = SigningKeySettings(
+        let serverAPI = SigningKeyConfiguration(
             keyID: serverAPIKeyID, privateKey: SecretValue(serverAPIKey.pemRepresentation), issuerID: issuerID, baseURL: simulatorURL)
         return AppConfiguration(
             id: appID, bundleID: bundleID, appAppleID: appAppleID, catalog: .catalog(catalog), environments: [.sandbox],

@@ -5,10 +5,10 @@ public import PerennialAppStore
 public import PerennialStorage
 public import ServiceLifecycle
 import AsyncHTTPClient
-import PerennialCore
+public import PerennialCore
 
 /// The router of every Perennial route, over `dependencies`: tests drive it in-process, and
-/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:logger:services:)``
+/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:webhookDelivery:webhookTransport:reconciliation:)``
 /// serves it.
 public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialRequestContext> {
     let router = Router(context: PerennialRequestContext.self)
@@ -31,6 +31,9 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
 ///   - environment: where `"env:NAME"` secrets are read.
 ///   - transport: how verifyReceipt and the App Store Server API are reached; AsyncHTTPClient's
 ///     shared client by default, an in-process simulator's transport in tests.
+///   - clock: the server's "now", at which subscriptions are judged and jobs claim their work.
+///   - wallClock: the real time, for what is judged outside the server (App Store Server API
+///     tokens, webhook signature dates, Apple's rate limit); ``WallClock`` but in tests.
 ///   - webhookDelivery: how the webhook job delivers events; nil turns it off. The job runs when
 ///     an app has webhook endpoints.
 ///   - webhookTransport: how webhook endpoints are reached; AsyncHTTPClient by default.
@@ -43,16 +46,17 @@ public func buildApplication(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: (any AppStoreHTTPTransport)? = nil,
     metrics: ServerMetrics = ServerMetrics(),
-    clock: ServerClock = .system,
+    clock: any TimeSource = WallClock(),
+    wallClock: any TimeSource = WallClock(),
     logger: Logger = Logger(label: "perennial.server"),
     services: [any Service] = [],
-    webhookDelivery: WebhookDeliverySettings? = WebhookDeliverySettings(),
+    webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions(),
     webhookTransport: (any AppStoreHTTPTransport)? = nil,
-    reconciliation: ReconciliationSettings? = ReconciliationSettings()
+    reconciliation: ReconciliationOptions? = ReconciliationOptions()
 ) throws(ConfigurationError) -> some ApplicationProtocol {
     let apps = try AppRegistry(
         configuration: configuration, environment: environment, transport: transport ?? AsyncHTTPClientTransport(),
-        now: { clock.now })
+        wallClock: wallClock)
     let adminKey = try configuration.adminKey.map { key throws(ConfigurationError) in
         Array(try key.resolve(field: "adminKey", environment: environment).utf8)
     }
@@ -73,14 +77,14 @@ public func buildApplication(
     if let webhookDelivery, apps.apps.contains(where: { !$0.webhooks.isEmpty }) {
         jobs.append(
             WebhookDeliveryService(
-                outbox: storage, apps: apps, settings: webhookDelivery, wakeUp: webhookWakeUp, transport: webhookTransport,
-                clock: clock, metrics: metrics, logger: logger))
+                outbox: storage, apps: apps, options: webhookDelivery, wakeUp: webhookWakeUp, transport: webhookTransport,
+                clock: clock, wallClock: wallClock, metrics: metrics, logger: logger))
     }
     if let reconciliation, apps.apps.contains(where: { $0.serverAPI != nil || $0.verifier.usesVerifyReceipt }) {
         jobs.append(
             ReconciliationService(
-                storage: storage, apps: apps, settings: reconciliation, clock: clock, webhookWakeUp: webhookWakeUp, metrics: metrics,
-                logger: logger))
+                storage: storage, apps: apps, options: reconciliation, clock: clock, wallClock: wallClock, webhookWakeUp: webhookWakeUp,
+                metrics: metrics, logger: logger))
     }
     // Jobs wait for the migrations (see ``MigrationGate``); the server itself only listens after them.
     let migrated = MigrationGate()

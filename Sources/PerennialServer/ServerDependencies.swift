@@ -1,12 +1,14 @@
 public import Logging
+public import PerennialCore
 public import PerennialStorage
 
 /// What the routes share: the apps, the storage (injected: SQLite or PostgreSQL, the server does
-/// not care), the clock, the metrics registry, the admin key and the webhook job's wake-up.
+/// not care), the time source the server judges subscriptions at, the metrics registry, the admin key and the webhook job's wake-up.
 public struct ServerDependencies: Sendable {
     public var apps: AppRegistry
     public var storage: any SubscriberStorage
-    public var clock: ServerClock
+    /// The server's "now": every answer and apply is computed at this instant.
+    public var clock: any TimeSource
     public var metrics: ServerMetrics
     /// The admin routes' secret key as bytes; nil disables the admin routes.
     public var adminKey: [UInt8]?
@@ -16,7 +18,7 @@ public struct ServerDependencies: Sendable {
     public var webhookWakeUp: WebhookWakeUp
 
     public init(
-        apps: AppRegistry, storage: any SubscriberStorage, clock: ServerClock = .system, metrics: ServerMetrics = ServerMetrics(),
+        apps: AppRegistry, storage: any SubscriberStorage, clock: any TimeSource = WallClock(), metrics: ServerMetrics = ServerMetrics(),
         adminKey: [UInt8]? = nil, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp()
     ) {
         self.apps = apps

@@ -20,8 +20,8 @@ struct ReceiptCommandTests {
 
         let verified = try CLIProcess.run(["receipt", "decode", path, "--root", Fixtures.url("apple-inc-root.cer").path])
         #expect(verified.status == 1)
-        let verdict = try verified.json()["verification"] as? [String: Any]
-        #expect(verdict?["verified"] as? Bool == false)
+        let decision = try verified.json()["verification"] as? [String: Any]
+        #expect(decision?["verified"] as? Bool == false)
     }
 
     @Test func decodesTheIOS6TransactionReceipt() throws {

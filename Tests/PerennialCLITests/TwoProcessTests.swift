@@ -125,7 +125,7 @@ struct TwoProcessTests {
         throw CLIProcess.CLIError("the server never had a delivery in flight:\n\(server.logText)")
     }
 
-    /// Lease owners are `host:pid:random` (``WebhookDeliverySettings/processOwner()``).
+    /// Lease owners are `host:pid:random` (``WebhookDeliveryOptions/processOwner()``).
     static func isHeld(_ delivery: WebhookDelivery, by server: ServeProcess) -> Bool {
         guard let owner = delivery.leaseOwner else { return false }
         return owner.split(separator: ":").dropLast().last == Substring(String(server.pid))

@@ -4,7 +4,7 @@ import PerennialLiveHarness
 import Testing
 
 extension ClientLive {
-    /// A purchase answers with the server's verdict on that very purchase.
+    /// A purchase answers with the server's decision on that very purchase.
     @Suite struct PurchaseLiveTests {
         @Test func purchaseReturnsTheEntitlementInItsOwnResult() async throws {
             let system = try await LiveSystem.start()

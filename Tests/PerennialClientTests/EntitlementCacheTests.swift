@@ -66,7 +66,7 @@ import Testing
         #expect(cache.subscriber(for: "bob", deviceNow: serverTime, uptime: 0) == nil)
     }
 
-    @Test func aServerInactiveVerdictStands() {
+    @Test func aServerInactiveDecisionStands() {
         let serverTime = Date(timeIntervalSince1970: 1_900_000_000)
         let revoked = ServerEntitlement(isActive: false, productID: "p", expiresDate: serverTime + 60, originalTransactionID: "1", transactionID: "1")
         #expect(!Entitlement(identifier: "pro", server: revoked, serverNow: serverTime).isActive)

@@ -40,13 +40,13 @@ struct ReconciliationLiveTests {
     }
 
     /// Polls the server quickly; Apple's answers and the sandbox clock are the simulator's.
-    static let settings = ReconciliationSettings(owner: "live-test", pollInterval: .milliseconds(100))
+    static let options = ReconciliationOptions(owner: "live-test", pollInterval: .milliseconds(100))
     /// Past the renewal, and past the sandbox app's reconciliation margin after it.
     static let pastTheMargin: TimeInterval = 90
 
     @Test(arguments: Asking.allCases)
     func aDroppedRenewalIsRepairedByAskingApple(_ asking: Asking) async throws {
-        let system = try await LiveSystem.start(serverAPI: asking == .serverAPI, reconciliation: Self.settings)
+        let system = try await LiveSystem.start(serverAPI: asking == .serverAPI, reconciliation: Self.options)
         do {
             let http = LiveHTTP(system: system)
             let renewal = try await Self.buyThenRenewUnheard(http, system: system, asking: asking)
@@ -66,7 +66,7 @@ struct ReconciliationLiveTests {
 
     @Test(arguments: Outage.allCases)
     func appleFailingForAWhileLosesNothing(_ outage: Outage) async throws {
-        let system = try await LiveSystem.start(serverAPI: outage.asking == .serverAPI, reconciliation: Self.settings)
+        let system = try await LiveSystem.start(serverAPI: outage.asking == .serverAPI, reconciliation: Self.options)
         do {
             let http = LiveHTTP(system: system)
             let renewal = try await Self.buyThenRenewUnheard(http, system: system, asking: outage.asking)

@@ -19,7 +19,7 @@ struct WebhookLiveTests {
             let hooks = try #require(URL(string: "http://127.0.0.1:\(port)/hooks"))
             let system = try await LiveSystem.start(
                 reconciliation: nil, webhooks: [WebhookEndpoint(url: hooks, secret: SecretValue(Self.secret))],
-                webhookDelivery: WebhookDeliverySettings(owner: "live-test", pollInterval: .milliseconds(100)))
+                webhookDelivery: WebhookDeliveryOptions(owner: "live-test", pollInterval: .milliseconds(100)))
             do {
                 try await Self.run(system, recorder: recorder)
                 await system.stop()

@@ -1,12 +1,13 @@
 import Foundation
 import NIOConcurrencyHelpers
+import PerennialCore
 import PerennialSimulator
 
 /// The server's "now" in a live system: the simulator's virtual instant, copied whenever the
 /// simulator may have moved it (before each notification it delivers, after each request to its
 /// HTTP API, after ``LiveSystem/advance(by:)``), so months of subscription time pass for the server
 /// too while the simulator stays the only clock anyone moves.
-final class LiveClock: Sendable {
+final class LiveClock: TimeSource {
     private let instant: NIOLockedValueBox<Date>
     private let source = NIOLockedValueBox<AppStoreSimulator?>(nil)
 

@@ -46,8 +46,8 @@ public final class LiveSystem: Sendable {
     private let clock: LiveClock
     private let serverPort: Int
     private let configuration: ServerConfiguration
-    private let reconciliation: ReconciliationSettings?
-    private let webhookDelivery: WebhookDeliverySettings?
+    private let reconciliation: ReconciliationOptions?
+    private let webhookDelivery: WebhookDeliveryOptions?
     private let simulatorService: RunningService
     private let server: NIOLockedValueBox<RunningService?>
     private let logger: Logger
@@ -55,7 +55,7 @@ public final class LiveSystem: Sendable {
     private init(
         serverURL: URL, simulatorURL: URL, publicKey: String, adminKey: String, appID: String, bundleID: String,
         simulator: AppStoreSimulator, storage: any SubscriberStorage, userTokenSecret: String?, clock: LiveClock, serverPort: Int,
-        configuration: ServerConfiguration, reconciliation: ReconciliationSettings?, webhookDelivery: WebhookDeliverySettings?,
+        configuration: ServerConfiguration, reconciliation: ReconciliationOptions?, webhookDelivery: WebhookDeliveryOptions?,
         simulatorService: RunningService, logger: Logger
     ) {
         self.serverURL = serverURL
@@ -95,8 +95,8 @@ public final class LiveSystem: Sendable {
     public static func start(
         transferPolicy: TransferPolicy = .transfer, faults: DeliveryFaults = .none, userTokens: Bool = false,
         catalogJSON: String = LiveCatalog.json, billingGracePeriodDays: Int? = 16, serverAPI: Bool = true,
-        reconciliation: ReconciliationSettings? = ReconciliationSettings(), webhooks: [WebhookEndpoint] = [],
-        webhookDelivery: WebhookDeliverySettings? = WebhookDeliverySettings()
+        reconciliation: ReconciliationOptions? = ReconciliationOptions(), webhooks: [WebhookEndpoint] = [],
+        webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions()
     ) async throws -> LiveSystem {
         var logger = Logger(label: "perennial.live")
         logger.logLevel = .error
@@ -125,7 +125,7 @@ public final class LiveSystem: Sendable {
         let userTokenSecret = userTokens ? "user-token-secret-\(UUID().uuidString)" : nil
         var appConfiguration = try wiring.appConfiguration(
             pki: simulator.pki, simulatorURL: simulatorURL, catalog: catalog, publicKeys: [SecretValue(publicKey)],
-            transferPolicy: transferPolicy, userTokens: userTokenSecret.map { UserTokenSettings(hs256Secret: SecretValue($0)) })
+            transferPolicy: transferPolicy, userTokens: userTokenSecret.map { UserTokenConfiguration(hs256Secret: SecretValue($0)) })
         if !serverAPI { appConfiguration.serverAPI = nil }
         appConfiguration.webhooks = webhooks
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-live-\(UUID().uuidString)")
@@ -171,7 +171,7 @@ public final class LiveSystem: Sendable {
     public func startServer() async throws {
         guard server.withLockedValue({ $0 }) == nil else { return }
         let application = try buildApplication(
-            configuration: configuration, storage: storage, environment: [:], clock: ServerClock { [clock] in clock.now }, logger: logger,
+            configuration: configuration, storage: storage, environment: [:], clock: clock, logger: logger,
             webhookDelivery: webhookDelivery, reconciliation: reconciliation)
         let running = RunningService.run(application, logger: logger)
         server.withLockedValue { $0 = running }

@@ -2,7 +2,7 @@ import Testing
 
 @testable import PerennialLoad
 
-/// The verdict under the table says whether webhook delivery kept up with the renewals accepted.
+/// The line under the table says whether webhook delivery kept up with the renewals accepted.
 struct WebhookFiguresTests {
     @Test func everythingDeliveredSoonAfterTheEndKeptUp() {
         let line = WebhookFigures(accepted: 120, deliveredByEnd: 117, delivered: 120, repeats: 0, drainSeconds: 0.4).render()

@@ -51,14 +51,14 @@ import Testing
         let app = try #require(configuration.apps.first)
         #expect(app.transferPolicy == .keepWithOriginalOwner && app.environments == [.sandbox] && app.reconciliationMargin == 90)
         let environment = ["ADMIN": "sk", "DEMO_KEY": "pk", "DEMO_SECRET": "shh", "HOOK_SECRET": "hook"]
-        let context = try AppContext(configuration: app, environment: environment, transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
+        let context = try AppContext(configuration: app, environment: environment, transport: SimulatedVerifyReceipt(world: try StoreWorld()))
         guard case .verifyReceipt(let client) = context.verifier.receipts else { Issue.record("receipts are not sent to verifyReceipt"); return }
         #expect(context.verifier.sharedSecret == "shh" && client.sandboxURL.absoluteString == "http://127.0.0.1:8090/sandbox/verifyReceipt")
         #expect(context.verifier(for: .sandbox) != nil && context.verifier(for: .production) == nil)
         #expect(context.catalog.product(id: "pro.monthly") != nil)
         #expect(context.webhooks.map(\.url.absoluteString) == ["https://backend.example.com/hooks"] && context.webhooks.first?.secret == Array("hook".utf8))
         #expect(throws: ConfigurationError.missingEnvironmentVariable(name: "DEMO_KEY", usedBy: "apps.demo.publicKeys[0]")) {
-            try AppContext(configuration: app, environment: ["DEMO_SECRET": "shh", "HOOK_SECRET": "hook"], transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
+            try AppContext(configuration: app, environment: ["DEMO_SECRET": "shh", "HOOK_SECRET": "hook"], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
         }
     }
 
@@ -81,7 +81,7 @@ import Testing
             id: "demo", bundleID: "com.example.missing", catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["pk"],
             trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])])
         #expect(throws: ConfigurationError.catalog(app: "demo", reason: "declares no app with bundle id com.example.missing")) {
-            try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
+            try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
         }
     }
 
@@ -92,7 +92,7 @@ import Testing
         #expect(
             throws: ConfigurationError.invalidValue(field: "apps.demo.reconciliationMarginSeconds", value: "-1.0", reason: "use zero or more seconds")
         ) {
-            try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
+            try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
         }
     }
 
@@ -103,7 +103,7 @@ import Testing
                 configuration: AppConfiguration(
                     id: id, bundleID: StoreWorld.bundleID, catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["same"],
                     trustedRoots: [.certificates([root])]),
-                environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()), now: { Date() })
+                environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
         }
         #expect(throws: ConfigurationError.self) { try AppRegistry([try app("a"), try app("b")]) }
     }

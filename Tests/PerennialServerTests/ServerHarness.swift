@@ -34,7 +34,7 @@ struct ServerHarness {
         policy: TransferPolicy = .transfer,
         receipts: Receipts = .local,
         environments: [AppStoreEnvironment] = [.sandbox],
-        userTokens: UserTokenSettings? = nil,
+        userTokens: UserTokenConfiguration? = nil,
         offerKey: P256.Signing.PrivateKey? = nil,
         apps: [AppConfiguration]? = nil
     ) async throws {
@@ -43,26 +43,26 @@ struct ServerHarness {
         try await storage.migrate()
         // V1 notifications authenticate with the shared secret (read from the environment, as in
         // production), whichever way receipts are verified.
-        var receiptSettings = ReceiptSettings(sharedSecret: "env:TEST_SHARED_SECRET", mode: .verifyReceipt)
+        var receiptConfiguration = ReceiptConfiguration(sharedSecret: "env:TEST_SHARED_SECRET", mode: .verifyReceipt)
         var transport: (any AppStoreHTTPTransport)?
         switch receipts {
         case .none:
-            receiptSettings.mode = nil
-            receiptSettings.sharedSecret = nil
+            receiptConfiguration.mode = nil
+            receiptConfiguration.sharedSecret = nil
         case .local:
             guard let authority = pki.receipts else { throw NoReceiptAuthority() }
-            receiptSettings.mode = .local
-            receiptSettings.roots = [.certificates([authority.root])]
+            receiptConfiguration.mode = .local
+            receiptConfiguration.roots = [.certificates([authority.root])]
         case .verifyReceipt(let simulated):
-            receiptSettings.productionURL = SimulatedVerifyReceipt.productionURL
-            receiptSettings.sandboxURL = SimulatedVerifyReceipt.sandboxURL
+            receiptConfiguration.productionURL = SimulatedVerifyReceipt.productionURL
+            receiptConfiguration.sandboxURL = SimulatedVerifyReceipt.sandboxURL
             transport = simulated
         }
         let app = AppConfiguration(
             id: Self.appID, bundleID: StoreWorld.bundleID, appAppleID: 1_234_567_890, catalog: .catalog(StoreWorld.catalog),
             environments: environments, publicKeys: [SecretValue(Self.publicKey)], transferPolicy: policy,
-            trustedRoots: [.certificates([pki.jws.root])], receipts: receiptSettings.sharedSecret == nil ? nil : receiptSettings,
-            promotionalOffers: offerKey.map { SigningKeySettings(keyID: "OFFERKEY1", privateKey: SecretValue($0.pemRepresentation)) },
+            trustedRoots: [.certificates([pki.jws.root])], receipts: receiptConfiguration.sharedSecret == nil ? nil : receiptConfiguration,
+            promotionalOffers: offerKey.map { SigningKeyConfiguration(keyID: "OFFERKEY1", privateKey: SecretValue($0.pemRepresentation)) },
             userTokens: userTokens)
         let clock = TestClock(StoreWorld.start)
         let metrics = ServerMetrics()
@@ -72,7 +72,7 @@ struct ServerHarness {
         self.application = try buildApplication(
             configuration: ServerConfiguration(port: 0, adminKey: SecretValue(Self.adminKey), apps: apps ?? [app]),
             storage: storage, environment: ["TEST_SHARED_SECRET": StoreWorld.sharedSecret], transport: transport, metrics: metrics,
-            clock: clock.serverClock,
+            clock: clock,
             // Requests only: a reconciliation round racing a test's requests would ask Apple again
             // (the jobs have their own tests, in Jobs/).
             reconciliation: nil)

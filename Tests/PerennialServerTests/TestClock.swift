@@ -1,9 +1,8 @@
 import Foundation
-import PerennialServer
-import PerennialSimulator
+import PerennialCore
 
 /// A clock the test moves: the server under test reads it as its "now".
-final class TestClock: @unchecked Sendable {
+final class TestClock: TimeSource, @unchecked Sendable {
     private let lock = NSLock()
     private var instant: Date
 
@@ -13,6 +12,4 @@ final class TestClock: @unchecked Sendable {
         get { lock.withLock { instant } }
         set { lock.withLock { instant = newValue } }
     }
-
-    var serverClock: ServerClock { ServerClock { [self] in now } }
 }

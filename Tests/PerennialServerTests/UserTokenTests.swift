@@ -33,7 +33,7 @@ import Testing
     @Test func withUserTokensOnOneUserCannotReadOrWriteAnother() async throws {
         var world = try StoreWorld()
         let signed = try world.signed(try world.buy("pro.monthly").transaction)
-        let server = try await ServerHarness(userTokens: UserTokenSettings(hs256Secret: SecretValue(Self.secret)))
+        let server = try await ServerHarness(userTokens: UserTokenConfiguration(hs256Secret: SecretValue(Self.secret)))
         server.clock.now = world.state.now
         let later = world.state.now.addingTimeInterval(3_600)
         let aliceToken = Self.hs256(sub: "alice", exp: later)
@@ -65,7 +65,7 @@ import Testing
 
     @Test func es256TokensFromTheDevelopersBackendAreAccepted() async throws {
         let key = P256.Signing.PrivateKey()
-        let server = try await ServerHarness(userTokens: UserTokenSettings(es256PublicKey: SecretValue(key.publicKey.pemRepresentation)))
+        let server = try await ServerHarness(userTokens: UserTokenConfiguration(es256PublicKey: SecretValue(key.publicKey.pemRepresentation)))
         let exp = Int(StoreWorld.start.timeIntervalSince1970) + 600
         let token = try JWSSigning.sign(header: Header(), payload: Claims(sub: "alice", exp: exp), key: key)
         let foreign = try JWSSigning.sign(header: Header(), payload: Claims(sub: "alice", exp: exp), key: P256.Signing.PrivateKey())

@@ -7,20 +7,20 @@ import Testing
 @Suite struct WebhookDeliveryConfigurationTests {
     @Test func absentTheJobKeepsItsDefaults() throws {
         let configuration = try ConfigurationLoader.decode(Data("{}".utf8))
-        let settings = configuration.webhookDelivery.settings
-        let defaults = WebhookDeliverySettings()
-        #expect(settings.leaseDuration == defaults.leaseDuration)
-        #expect(settings.pollInterval == defaults.pollInterval)
-        #expect(settings.requestTimeout == defaults.requestTimeout)
+        let options = configuration.webhookDelivery.options
+        let defaults = WebhookDeliveryOptions()
+        #expect(options.leaseDuration == defaults.leaseDuration)
+        #expect(options.pollInterval == defaults.pollInterval)
+        #expect(options.requestTimeout == defaults.requestTimeout)
     }
 
     @Test func theFileSetsTheLeaseAndPolling() throws {
         let configuration = try ConfigurationLoader.decode(
             Data(#"{"webhookDelivery": {"leaseSeconds": 5, "pollIntervalSeconds": 0.5, "requestTimeoutSeconds": 3}}"#.utf8))
-        let settings = configuration.webhookDelivery.settings
-        #expect(settings.leaseDuration == 5)
-        #expect(settings.pollInterval == .milliseconds(500))
-        #expect(settings.requestTimeout == .seconds(3))
+        let options = configuration.webhookDelivery.options
+        #expect(options.leaseDuration == 5)
+        #expect(options.pollInterval == .milliseconds(500))
+        #expect(options.requestTimeout == .seconds(3))
     }
 
     @Test(arguments: [

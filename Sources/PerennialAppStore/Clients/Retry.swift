@@ -50,7 +50,7 @@ public struct RetryPolicy: Sendable, Equatable {
 /// What a failed attempt says about trying again, as decided by the client that understands it.
 ///
 /// Classification belongs to each protocol (a verifyReceipt 21005 and a Server API 4040002 mean
-/// "try again" in different words); the ``RetryStateMachine`` only needs this verdict.
+/// "try again" in different words); the ``RetryStateMachine`` only needs this classification.
 public enum RetryDisposition: Sendable, Equatable {
     /// Trying again cannot help (bad credentials, unknown transaction).
     case permanent

@@ -69,7 +69,7 @@ public struct VerifyReceiptClient: Sendable {
                 } catch {
                     return .failure(.network(String(describing: error)), .transient)
                 }
-                switch VerifyReceiptVerdict(response: response, from: endpoint) {
+                switch VerifyReceiptDecision(response: response, from: endpoint) {
                 case .answered(let status): return .success(.answered(status: status, body: response.body))
                 case .redirect(let target, let status): return .success(.redirect(to: target, status: status))
                 case .rejected(let rejection): return .success(.rejected(rejection))

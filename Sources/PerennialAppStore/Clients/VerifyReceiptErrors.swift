@@ -98,7 +98,7 @@ public enum VerifyReceiptTransientFailure: Error, Sendable, Equatable, CustomStr
 /// What one verifyReceipt HTTP answer means for the client: the pure half of
 /// ``VerifyReceiptClient``'s algorithm, kept apart from the I/O so each status path is testable on
 /// its own.
-enum VerifyReceiptVerdict: Sendable, Equatable {
+enum VerifyReceiptDecision: Sendable, Equatable {
     /// A success status; the body is the answer.
     case answered(status: Int)
     /// 21007/21008: send the identical request to the other endpoint.

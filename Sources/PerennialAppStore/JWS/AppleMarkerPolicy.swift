@@ -27,7 +27,7 @@ public struct AppleMarkerPolicy: VerifierPolicy, Sendable {
         return .failsToMeetPolicy(reason: "AppleMarkerPolicy: \(violation)")
     }
 
-    /// The rule's verdict on a chain ordered leaf first: nil when it holds, otherwise the typed reason.
+    /// The rule's decision on a chain ordered leaf first: nil when it holds, otherwise the typed reason.
     ///
     /// Shared by the policy and by the verifier's diagnosis of a rejected chain, so the two cannot
     /// disagree.

@@ -63,7 +63,7 @@ public struct AppStoreServerAPIClient: Sendable {
             } catch {
                 return .failure(.transport(String(describing: error)), .transient)
             }
-            switch ServerAPIVerdict(response: response, now: now()) {
+            switch ServerAPIDecision(response: response, now: now()) {
             case .success(let body): return .success(body)
             case .failure(let error, let disposition): return .failure(error, disposition)
             }

@@ -200,7 +200,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
 
 /// What one App Store Server API HTTP answer means: a body to return, or a typed failure with the
 /// retry disposition Apple's documentation implies. Pure, so every status path is testable alone.
-enum ServerAPIVerdict: Sendable, Equatable {
+enum ServerAPIDecision: Sendable, Equatable {
     /// A 2xx answer's body.
     case success(Data)
     /// A failure and whether another attempt may help.

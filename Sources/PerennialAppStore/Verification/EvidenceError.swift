@@ -1,4 +1,4 @@
-/// Why a piece of evidence was refused, whatever its kind: the verdicts of
+/// Why a piece of evidence was refused, whatever its kind: the decisions of
 /// ``AppEvidenceVerifier``, in one vocabulary so that the server maps each reason to one HTTP
 /// status and one metrics label.
 ///
@@ -77,7 +77,7 @@ public enum EvidenceError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The signed-data verifier's verdict in these terms; `accepted` names the app's environments.
+    /// The signed-data verifier's decision in these terms; `accepted` names the app's environments.
     public init(_ error: SignedDataVerificationError, accepted: [String]) {
         switch error {
         case .signature(let reason): self = .invalidSignature("\(reason)")

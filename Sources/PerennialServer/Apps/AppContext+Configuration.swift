@@ -1,17 +1,18 @@
-public import Foundation
+import Foundation
 public import PerennialAppStore
-import PerennialCore
+public import PerennialCore
 import PerennialStorage
 import X509
 
 extension AppContext {
     /// Resolves and checks one app's configuration: loads its catalog, roots and keys, reads its
-    /// secrets from `environment`, and builds its verifiers and clients over `transport`.
+    /// secrets from `environment`, and builds its verifiers and clients over `transport`; the App
+    /// Store Server API client stamps its tokens with `wallClock`.
     ///
     /// - Throws: ``ConfigurationError`` naming the app and the unusable setting.
     public init(
         configuration app: AppConfiguration, environment: [String: String], transport: any AppStoreHTTPTransport,
-        now: @escaping @Sendable () -> Date
+        wallClock: any TimeSource = WallClock()
     ) throws(ConfigurationError) {
         let name = app.id
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
@@ -79,13 +80,13 @@ extension AppContext {
             verifier: AppEvidenceVerifier(
                 appID: name, bundleID: app.bundleID, environments: app.environments, signedData: verifiers, sharedSecret: sharedSecret,
                 receipts: receiptVerification),
-            serverAPI: try Self.serverAPI(app, environment: environment, transport: transport),
-            offerSigner: try app.promotionalOffers.map { settings throws(ConfigurationError) in
+            serverAPI: try Self.serverAPI(app, environment: environment, transport: transport, wallClock: wallClock),
+            offerSigner: try app.promotionalOffers.map { offers throws(ConfigurationError) in
                 PromotionalOfferSignatureCreator(
-                    key: try Self.key(settings, field: "apps.\(name).promotionalOffers", environment: environment), bundleID: app.bundleID)
+                    key: try Self.key(offers, field: "apps.\(name).promotionalOffers", environment: environment), bundleID: app.bundleID)
             },
-            userTokens: try app.userTokens.map { settings throws(ConfigurationError) in
-                try UserTokenVerifier(settings: settings, field: "apps.\(name).userTokens", environment: environment)
+            userTokens: try app.userTokens.map { userTokens throws(ConfigurationError) in
+                try UserTokenVerifier(configuration: userTokens, field: "apps.\(name).userTokens", environment: environment)
             },
             webhooks: try app.webhooks.enumerated().map { index, endpoint throws(ConfigurationError) in
                 WebhookTarget(
@@ -107,30 +108,30 @@ extension AppContext {
         return certificates
     }
 
-    private static func key(_ settings: SigningKeySettings, field: String, environment: [String: String]) throws(ConfigurationError) -> AppStoreConnectKey {
-        let pem = try settings.privateKey.resolve(field: field + ".privateKey", environment: environment)
+    private static func key(_ signingKey: SigningKeyConfiguration, field: String, environment: [String: String]) throws(ConfigurationError) -> AppStoreConnectKey {
+        let pem = try signingKey.privateKey.resolve(field: field + ".privateKey", environment: environment)
         do throws(AppStoreConnectKeyError) {
-            return try AppStoreConnectKey(pem: pem, keyID: settings.keyID)
+            return try AppStoreConnectKey(pem: pem, keyID: signingKey.keyID)
         } catch {
-            throw .invalidValue(field: field + ".privateKey", value: settings.privateKey.description, reason: "\(error)")
+            throw .invalidValue(field: field + ".privateKey", value: signingKey.privateKey.description, reason: "\(error)")
         }
     }
 
-    /// The App Store Server API client; it stamps its tokens with the wall clock, whatever clock the
+    /// The App Store Server API client; it stamps its tokens with `wallClock`, whatever clock the
     /// server judges subscriptions at, because Apple judges a token by the real time.
     private static func serverAPI(
-        _ app: AppConfiguration, environment: [String: String], transport: any AppStoreHTTPTransport
+        _ app: AppConfiguration, environment: [String: String], transport: any AppStoreHTTPTransport, wallClock: any TimeSource
     ) throws(ConfigurationError) -> AppStoreServerAPIClient? {
-        guard let settings = app.serverAPI else { return nil }
+        guard let serverAPI = app.serverAPI else { return nil }
         let field = "apps.\(app.id).serverAPI"
-        guard let issuerID = settings.issuerID, !issuerID.isEmpty else {
+        guard let issuerID = serverAPI.issuerID, !issuerID.isEmpty else {
             throw .invalidValue(field: field + ".issuerId", value: "none", reason: "the App Store Server API needs the issuer id")
         }
         let target: ServerAPIEnvironment = app.environments.contains(.production) ? .production : .sandbox
         return AppStoreServerAPIClient(
             configuration: AppStoreServerAPIConfiguration(
-                key: try key(settings, field: field, environment: environment), issuerID: issuerID, bundleID: app.bundleID,
-                environment: target, baseURL: settings.baseURL),
-            transport: transport, now: { Date() })
+                key: try key(serverAPI, field: field, environment: environment), issuerID: issuerID, bundleID: app.bundleID,
+                environment: target, baseURL: serverAPI.baseURL),
+            transport: transport, now: { wallClock.now })
     }
 }

@@ -1,5 +1,6 @@
-public import Foundation
+import Foundation
 public import PerennialAppStore
+public import PerennialCore
 
 /// Every app this server serves, looked up by URL id or by the public key a client presents.
 public struct AppRegistry: Sendable {
@@ -21,14 +22,14 @@ public struct AppRegistry: Sendable {
         self.apps = apps
     }
 
-    /// Resolves every app of `configuration`.
+    /// Resolves every app of `configuration`; their App Store Server API clients stamp tokens with `wallClock`.
     public init(
         configuration: ServerConfiguration, environment: [String: String], transport: any AppStoreHTTPTransport,
-        now: @escaping @Sendable () -> Date
+        wallClock: any TimeSource = WallClock()
     ) throws(ConfigurationError) {
         var apps: [AppContext] = []
         for app in configuration.apps {
-            apps.append(try AppContext(configuration: app, environment: environment, transport: transport, now: now))
+            apps.append(try AppContext(configuration: app, environment: environment, transport: transport, wallClock: wallClock))
         }
         try self.init(apps)
     }

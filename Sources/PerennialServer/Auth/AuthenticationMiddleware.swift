@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import PerennialCore
 
 /// Authenticates an app's client for the routes of one app user (`…/:appUserId/…`): the path's
 /// user id is read first (a malformed one is 400 whoever asks), then the app's public key, then,
@@ -8,9 +9,9 @@ public struct ClientAuthentication: RouterMiddleware {
     public typealias Context = PerennialRequestContext
 
     let authenticator: RequestAuthenticator
-    let clock: ServerClock
+    let clock: any TimeSource
 
-    init(apps: AppRegistry, clock: ServerClock) {
+    init(apps: AppRegistry, clock: any TimeSource) {
         self.authenticator = RequestAuthenticator(apps: apps, adminKey: nil)
         self.clock = clock
     }

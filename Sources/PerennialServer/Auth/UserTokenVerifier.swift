@@ -17,12 +17,12 @@ public struct UserTokenVerifier: Sendable {
         self.publicKey = publicKey
     }
 
-    init(settings: UserTokenSettings, field: String, environment: [String: String]) throws(ConfigurationError) {
-        let secret = try settings.hs256Secret.map { value throws(ConfigurationError) in
+    init(configuration: UserTokenConfiguration, field: String, environment: [String: String]) throws(ConfigurationError) {
+        let secret = try configuration.hs256Secret.map { value throws(ConfigurationError) in
             Array(try value.resolve(field: field + ".hs256Secret", environment: environment).utf8)
         }
         var publicKey: P256.Signing.PublicKey?
-        if let value = settings.es256PublicKey {
+        if let value = configuration.es256PublicKey {
             let pem = try value.resolve(field: field + ".es256PublicKey", environment: environment)
             do {
                 publicKey = try P256.Signing.PublicKey(pemRepresentation: pem)

@@ -19,13 +19,13 @@ public struct AppConfiguration: Sendable, Decodable {
     public var transferPolicy: TransferPolicy
     /// Roots for signed transactions and V2 notifications (Apple Root CA - G3, or a simulator's).
     public var trustedRoots: [CertificateSource]
-    public var receipts: ReceiptSettings?
+    public var receipts: ReceiptConfiguration?
     /// The App Store Server API key (used by reconciliation jobs).
-    public var serverAPI: SigningKeySettings?
+    public var serverAPI: SigningKeyConfiguration?
     /// The key that signs promotional offers.
-    public var promotionalOffers: SigningKeySettings?
+    public var promotionalOffers: SigningKeyConfiguration?
     /// When present, client requests must carry a signed app-user token.
-    public var userTokens: UserTokenSettings?
+    public var userTokens: UserTokenConfiguration?
     public var webhooks: [WebhookEndpoint]
     /// How long after a period ends without renewal evidence reconciliation asks Apple (an hour
     /// by default; a simulator at sandbox speed, where a month lasts minutes, wants seconds).
@@ -40,10 +40,10 @@ public struct AppConfiguration: Sendable, Decodable {
         publicKeys: [SecretValue],
         transferPolicy: TransferPolicy = .transfer,
         trustedRoots: [CertificateSource] = [],
-        receipts: ReceiptSettings? = nil,
-        serverAPI: SigningKeySettings? = nil,
-        promotionalOffers: SigningKeySettings? = nil,
-        userTokens: UserTokenSettings? = nil,
+        receipts: ReceiptConfiguration? = nil,
+        serverAPI: SigningKeyConfiguration? = nil,
+        promotionalOffers: SigningKeyConfiguration? = nil,
+        userTokens: UserTokenConfiguration? = nil,
         webhooks: [WebhookEndpoint] = [],
         reconciliationMargin: TimeInterval = ReconciliationPolicy().margin
     ) {
@@ -84,10 +84,10 @@ public struct AppConfiguration: Sendable, Decodable {
             publicKeys: try container.decodeIfPresent([SecretValue].self, forKey: .publicKeys) ?? [],
             transferPolicy: try container.decodeIfPresent(TransferPolicy.self, forKey: .transferPolicy) ?? .transfer,
             trustedRoots: try container.decodeIfPresent([CertificateSource].self, forKey: .trustedRoots) ?? [],
-            receipts: try container.decodeIfPresent(ReceiptSettings.self, forKey: .receipts),
-            serverAPI: try container.decodeIfPresent(SigningKeySettings.self, forKey: .serverAPI),
-            promotionalOffers: try container.decodeIfPresent(SigningKeySettings.self, forKey: .promotionalOffers),
-            userTokens: try container.decodeIfPresent(UserTokenSettings.self, forKey: .userTokens),
+            receipts: try container.decodeIfPresent(ReceiptConfiguration.self, forKey: .receipts),
+            serverAPI: try container.decodeIfPresent(SigningKeyConfiguration.self, forKey: .serverAPI),
+            promotionalOffers: try container.decodeIfPresent(SigningKeyConfiguration.self, forKey: .promotionalOffers),
+            userTokens: try container.decodeIfPresent(UserTokenConfiguration.self, forKey: .userTokens),
             webhooks: try container.decodeIfPresent([WebhookEndpoint].self, forKey: .webhooks) ?? [],
             reconciliationMargin: try container.decodeIfPresent(TimeInterval.self, forKey: .reconciliationMargin) ?? ReconciliationPolicy().margin)
     }

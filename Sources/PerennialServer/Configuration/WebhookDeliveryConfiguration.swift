@@ -14,9 +14,9 @@ public struct WebhookDeliveryConfiguration: Sendable, Decodable {
     /// The deadline of one POST to one endpoint; the lease must outlast it.
     public var requestTimeoutSeconds: Double
 
-    /// The defaults of ``WebhookDeliverySettings``.
+    /// The defaults of ``WebhookDeliveryOptions``.
     public init() {
-        let defaults = WebhookDeliverySettings()
+        let defaults = WebhookDeliveryOptions()
         leaseSeconds = defaults.leaseDuration
         pollIntervalSeconds = Self.seconds(defaults.pollInterval)
         requestTimeoutSeconds = Self.seconds(defaults.requestTimeout)
@@ -39,9 +39,9 @@ public struct WebhookDeliveryConfiguration: Sendable, Decodable {
         }
     }
 
-    /// The job's settings with these timings and the process's lease owner.
-    public var settings: WebhookDeliverySettings {
-        WebhookDeliverySettings(
+    /// The job's runtime options with these timings and the process's lease owner.
+    public var options: WebhookDeliveryOptions {
+        WebhookDeliveryOptions(
             leaseDuration: leaseSeconds, pollInterval: .milliseconds(Int64(pollIntervalSeconds * 1000)),
             requestTimeout: .milliseconds(Int64(requestTimeoutSeconds * 1000)))
     }

@@ -5,7 +5,7 @@ public import PerennialStorage
 /// was stored; ``HTTPErrors`` gives each reason its status, so the sender learns whether trying
 /// again can help (4xx: no; 5xx: yes, Apple retries).
 public enum IngestError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The evidence was refused (``PerennialAppStore/AppEvidenceVerifier``'s verdict).
+    /// The evidence was refused (``PerennialAppStore/AppEvidenceVerifier``'s decision).
     case refused(EvidenceError)
     /// The database failed; nothing was committed.
     case storage(StorageError)

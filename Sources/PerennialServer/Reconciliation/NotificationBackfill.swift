@@ -9,7 +9,7 @@ import PerennialStorage
 /// duplicates (same `notificationUUID`) and change nothing.
 struct NotificationBackfill: Sendable {
     let storage: any SubscriberStorage
-    let settings: ReconciliationSettings
+    let options: ReconciliationOptions
     let logger: Logger
 
     /// Backfills the pipeline's app; returns how many notifications were applied for the first time.
@@ -23,7 +23,7 @@ struct NotificationBackfill: Sendable {
         }
         // A server that never received a notification has nothing to catch up on.
         guard let latest else { return 0 }
-        let since = max(latest.addingTimeInterval(-60), now.addingTimeInterval(-settings.maximumBackfill))
+        let since = max(latest.addingTimeInterval(-60), now.addingTimeInterval(-options.maximumBackfill))
         let request: Data
         do {
             request = try JSONEncoder().encode(NotificationHistoryRequest(startDate: since, endDate: now))

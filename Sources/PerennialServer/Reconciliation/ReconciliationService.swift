@@ -1,7 +1,7 @@
 public import Foundation
 public import Logging
 import PerennialAppStore
-import PerennialCore
+public import PerennialCore
 public import PerennialStorage
 public import ServiceLifecycle
 
@@ -18,24 +18,28 @@ public import ServiceLifecycle
 public struct ReconciliationService: Service {
     let storage: any SubscriberStorage
     let apps: AppRegistry
-    let settings: ReconciliationSettings
-    let clock: ServerClock
+    let options: ReconciliationOptions
+    let clock: any TimeSource
+    let wallClock: any TimeSource
     let webhookWakeUp: WebhookWakeUp
     let metrics: ServerMetrics
     let logger: Logger
 
     /// - Parameters:
     ///   - storage: the schedule, and where answers are applied.
+    ///   - clock: the server's "now", at which checks are claimed and answers applied.
+    ///   - wallClock: the real time Apple's rate limit (the ``TokenBucket``) runs on.
     ///   - webhookWakeUp: the webhook job's, woken when an answer produced events.
     public init(
-        storage: any SubscriberStorage, apps: AppRegistry, settings: ReconciliationSettings = ReconciliationSettings(),
-        clock: ServerClock = .system, webhookWakeUp: WebhookWakeUp = WebhookWakeUp(), metrics: ServerMetrics = ServerMetrics(),
+        storage: any SubscriberStorage, apps: AppRegistry, options: ReconciliationOptions = ReconciliationOptions(),
+        clock: any TimeSource = WallClock(), wallClock: any TimeSource = WallClock(), webhookWakeUp: WebhookWakeUp = WebhookWakeUp(), metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "perennial.reconciliation")
     ) {
         self.storage = storage
         self.apps = apps
-        self.settings = settings
+        self.options = options
         self.clock = clock
+        self.wallClock = wallClock
         self.webhookWakeUp = webhookWakeUp
         self.metrics = metrics
         self.logger = logger
@@ -60,11 +64,11 @@ public struct ReconciliationService: Service {
     public func run() async throws {
         try await storage.migrate()
         await backfill()
-        var bucket = TokenBucket(capacity: settings.rateCapacity, ratePerSecond: settings.ratePerSecond, start: Date())
+        var bucket = TokenBucket(capacity: options.rateCapacity, ratePerSecond: options.ratePerSecond, start: wallClock.now)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let checked = await runOnce(bucket: &bucket)
             guard checked == 0 else { continue }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: settings.pollInterval) }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: options.pollInterval) }
         }
     }
 
@@ -72,11 +76,11 @@ public struct ReconciliationService: Service {
     /// the other under the rate limit. Returns how many checks ran. Public so tests and tools can
     /// drive rounds one at a time.
     ///
-    /// The rate limit runs on the wall clock, not the server's: it protects Apple in real time (a
-    /// server following a simulator's frozen virtual clock would otherwise wait for ever).
+    /// The rate limit runs on `wallClock`, not the server's `clock`: it protects Apple in real time
+    /// (a server following a simulator's frozen virtual clock would otherwise wait for ever).
     public func runOnce(bucket: inout TokenBucket) async -> Int {
         do {
-            if let swept = try await storage.scheduleSweep(now: clock.now, interval: settings.sweepInterval), swept > 0 {
+            if let swept = try await storage.scheduleSweep(now: clock.now, interval: options.sweepInterval), swept > 0 {
                 logger.info("reconciliation sweep started", metadata: ["subscriptions": "\(swept)"])
             }
         } catch {
@@ -85,14 +89,14 @@ public struct ReconciliationService: Service {
         let checks: [ReconciliationCheck]
         do {
             checks = try await storage.claimDueChecks(
-                owner: settings.owner, limit: settings.batchSize, leaseFor: settings.leaseDuration, now: clock.now)
+                owner: options.owner, limit: options.batchSize, leaseFor: options.leaseDuration, now: clock.now)
         } catch {
             logger.error("cannot claim reconciliation checks", metadata: ["error": "\(error)"])
             return 0
         }
         for check in checks {
-            while let next = bucket.take(at: Date()) {
-                try? await Task.sleep(for: .seconds(max(next.timeIntervalSince(Date()), 0.001)))
+            while let next = bucket.take(at: wallClock.now) {
+                try? await Task.sleep(for: .seconds(max(next.timeIntervalSince(wallClock.now), 0.001)))
                 if Task.isCancelled { return 0 }
             }
             _ = await reconcile(check)
@@ -129,8 +133,8 @@ public struct ReconciliationService: Service {
     private func complete(_ check: ReconciliationCheck, now: Date) async throws(ReconciliationError) -> Bool {
         do {
             return try await storage.completeCheck(
-                originalTransactionID: check.originalTransactionID, owner: settings.owner,
-                notBefore: now.addingTimeInterval(settings.recheckInterval))
+                originalTransactionID: check.originalTransactionID, owner: options.owner,
+                notBefore: now.addingTimeInterval(options.recheckInterval))
         } catch {
             throw .apple("cannot complete the check: \(error)")
         }
@@ -138,13 +142,13 @@ public struct ReconciliationService: Service {
 
     private func fail(_ check: ReconciliationCheck, error: ReconciliationError, now: Date, metadata: Logger.Metadata) async -> Outcome {
         let attempts = check.attempts + 1
-        let retryAt = settings.retryDate(afterAttempts: attempts, now: now)
+        let retryAt = options.retryDate(afterAttempts: attempts, now: now)
         logger.warning(
             "reconciliation check failed; will retry",
             metadata: metadata.merging(["attempt": "\(attempts)", "retryAt": "\(retryAt)", "error": "\(error)"]) { $1 })
         do {
             let held = try await storage.failCheck(
-                originalTransactionID: check.originalTransactionID, owner: settings.owner, attempts: attempts, nextAttemptAt: retryAt,
+                originalTransactionID: check.originalTransactionID, owner: options.owner, attempts: attempts, nextAttemptAt: retryAt,
                 error: error.description, now: now)
             return held ? .retryAt(retryAt) : .leaseLost
         } catch {
@@ -155,7 +159,7 @@ public struct ReconciliationService: Service {
 
     /// Backfills every app with Server API keys; failures are logged (the sweep is the safety net).
     public func backfill() async {
-        let backfill = NotificationBackfill(storage: storage, settings: settings, logger: logger)
+        let backfill = NotificationBackfill(storage: storage, options: options, logger: logger)
         for app in apps.apps {
             guard let client = app.serverAPI else { continue }
             do throws(ReconciliationError) {

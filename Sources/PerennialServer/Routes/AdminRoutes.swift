@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PerennialCore
 import PerennialStorage
 
 /// The admin API (secret key): a subscriber as the server sees it in one app, and the user's

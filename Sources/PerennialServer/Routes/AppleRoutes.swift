@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PerennialCore
 import PerennialStorage
 
 /// Apple's side: App Store Server Notifications, one URL per app and version

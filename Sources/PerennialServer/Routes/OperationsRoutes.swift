@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import PerennialCore
 import PerennialStorage
 
 /// Health probes and the Prometheus scrape endpoint; unauthenticated, as probes and scrapers are.

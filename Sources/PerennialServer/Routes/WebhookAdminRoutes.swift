@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PerennialCore
 import PerennialStorage
 
 /// The admin API of webhook deliveries (secret key): list them by state, redeliver one (a dead

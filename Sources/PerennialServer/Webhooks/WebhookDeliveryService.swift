@@ -1,6 +1,7 @@
 import Foundation
 public import Logging
 public import PerennialAppStore
+public import PerennialCore
 public import PerennialStorage
 public import ServiceLifecycle
 
@@ -15,42 +16,47 @@ public import ServiceLifecycle
 public struct WebhookDeliveryService: Service {
     let outbox: any WebhookOutbox
     let apps: AppRegistry
-    let settings: WebhookDeliverySettings
+    let options: WebhookDeliveryOptions
     let wakeUp: WebhookWakeUp
     let transport: any AppStoreHTTPTransport
-    let clock: ServerClock
+    let clock: any TimeSource
+    let wallClock: any TimeSource
     let metrics: ServerMetrics
     let logger: Logger
 
-    /// - Parameter transport: how endpoints are reached (AsyncHTTPClient in production, with the
-    ///   settings' request timeout; an in-memory receiver in tests).
+    /// - Parameters:
+    ///   - transport: how endpoints are reached (AsyncHTTPClient in production, with the options'
+    ///     request timeout; an in-memory receiver in tests).
+    ///   - clock: the server's "now", at which entries are claimed, delivered and retried.
+    ///   - wallClock: the real time that dates each signature (the receiver checks it against its own).
     public init(
-        outbox: any WebhookOutbox, apps: AppRegistry, settings: WebhookDeliverySettings = WebhookDeliverySettings(),
-        wakeUp: WebhookWakeUp = WebhookWakeUp(), transport: (any AppStoreHTTPTransport)? = nil, clock: ServerClock = .system,
-        metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "perennial.webhooks")
+        outbox: any WebhookOutbox, apps: AppRegistry, options: WebhookDeliveryOptions = WebhookDeliveryOptions(),
+        wakeUp: WebhookWakeUp = WebhookWakeUp(), transport: (any AppStoreHTTPTransport)? = nil, clock: any TimeSource = WallClock(),
+        wallClock: any TimeSource = WallClock(), metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "perennial.webhooks")
     ) {
         self.outbox = outbox
         self.apps = apps
-        self.settings = settings
+        self.options = options
         self.wakeUp = wakeUp
-        self.transport = transport ?? AsyncHTTPClientTransport(timeout: settings.requestTimeout, maximumBodySize: 64 * 1024)
+        self.transport = transport ?? AsyncHTTPClientTransport(timeout: options.requestTimeout, maximumBodySize: 64 * 1024)
         self.clock = clock
+        self.wallClock = wallClock
         self.metrics = metrics
         self.logger = logger
     }
 
     public func run() async throws {
-        logger.info("webhook delivery started", metadata: ["owner": "\(settings.owner)"])
+        logger.info("webhook delivery started", metadata: ["owner": "\(options.owner)"])
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let worked = await deliverDue()
             guard !worked else { continue }
             await withGracefulShutdownHandler {
-                await wakeUp.wait(upTo: settings.pollInterval)
+                await wakeUp.wait(upTo: options.pollInterval)
             } onGracefulShutdown: {
                 wakeUp.nudge()
             }
         }
-        logger.info("webhook delivery stopped", metadata: ["owner": "\(settings.owner)"])
+        logger.info("webhook delivery stopped", metadata: ["owner": "\(options.owner)"])
     }
 
     /// One round: claims a batch and delivers it concurrently (each entry heads a different
@@ -60,7 +66,7 @@ public struct WebhookDeliveryService: Service {
         let claimed: [WebhookDelivery]
         do {
             claimed = try await outbox.claimDeliveries(
-                owner: settings.owner, limit: settings.batchSize, leaseFor: settings.leaseDuration, now: clock.now)
+                owner: options.owner, limit: options.batchSize, leaseFor: options.leaseDuration, now: clock.now)
         } catch {
             logger.error("cannot claim webhook deliveries", metadata: ["error": "\(error)"])
             return false
@@ -101,7 +107,7 @@ public struct WebhookDeliveryService: Service {
             return
         }
         do {
-            if try await outbox.markDelivered(id: entry.id, owner: settings.owner, at: clock.now) {
+            if try await outbox.markDelivered(id: entry.id, owner: options.owner, at: clock.now) {
                 metrics.recordWebhookDelivery(outcome: "delivered")
             } else {
                 logger.warning("webhook lease lost before completion", metadata: metadata(entry))
@@ -113,10 +119,10 @@ public struct WebhookDeliveryService: Service {
 
     /// One POST; nil when the endpoint accepted it (2xx), else why not.
     ///
-    /// The signature's timestamp is the wall clock's, whatever clock the server judges
+    /// The signature's timestamp is `wallClock`'s, whatever clock the server judges
     /// subscriptions at: the receiver checks it against its own real clock to refuse replays.
     private func post(_ body: Data, to target: WebhookTarget) async -> String? {
-        let signature = WebhookSignature(body: body, secret: String(decoding: target.secret, as: UTF8.self), date: Date())
+        let signature = WebhookSignature(body: body, secret: String(decoding: target.secret, as: UTF8.self), date: wallClock.now)
         let request = AppStoreHTTPRequest(
             method: .post, url: target.url,
             headers: ["Content-Type": "application/json", WebhookSignature.headerName: signature.header, "User-Agent": "perennial"],
@@ -135,19 +141,19 @@ public struct WebhookDeliveryService: Service {
         let error = errors.joined(separator: "; ")
         var random = SystemRandomNumberGenerator()
         let decision: WebhookRetryDecision =
-            retry ? settings.retryPolicy.decision(afterFailedAttempt: attempt, at: now, using: &random) : .deadLetter
+            retry ? options.retryPolicy.decision(afterFailedAttempt: attempt, at: now, using: &random) : .deadLetter
         do {
             switch decision {
             case .retry(let at):
                 _ = try await outbox.markFailed(
-                    id: entry.id, owner: settings.owner, attempts: attempt, nextAttemptAt: at, error: error, acceptedEndpoints: accepted)
+                    id: entry.id, owner: options.owner, attempts: attempt, nextAttemptAt: at, error: error, acceptedEndpoints: accepted)
                 metrics.recordWebhookDelivery(outcome: "failed")
                 logger.notice(
                     "webhook delivery failed; will retry",
                     metadata: metadata(entry).merging(["attempt": "\(attempt)", "retryAt": "\(at)", "error": "\(error)"]) { $1 })
             case .deadLetter:
                 _ = try await outbox.deadLetter(
-                    id: entry.id, owner: settings.owner, attempts: attempt, error: error, acceptedEndpoints: accepted, at: now)
+                    id: entry.id, owner: options.owner, attempts: attempt, error: error, acceptedEndpoints: accepted, at: now)
                 metrics.recordWebhookDelivery(outcome: "abandoned")
                 logger.error(
                     "webhook delivery dead-lettered", metadata: metadata(entry).merging(["attempt": "\(attempt)", "error": "\(error)"]) { $1 })

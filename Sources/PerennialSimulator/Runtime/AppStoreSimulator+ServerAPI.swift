@@ -1,5 +1,6 @@
 import Foundation
 import PerennialAppStore
+import PerennialCore
 
 /// The App Store Server API side: requests are answered by ``ServerAPIResponder`` against this
 /// simulator, with tokens judged on the real clock the servers under test mint them with.

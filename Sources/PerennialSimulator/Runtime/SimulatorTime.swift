@@ -1,4 +1,5 @@
 public import Foundation
+public import PerennialCore
 
 /// Where the running simulator's "now" comes from.
 ///
@@ -9,7 +10,7 @@ public enum SimulatorTime: Sendable {
     case virtual(start: Date)
     /// Time follows `clock` (``WallClock`` in a live simulator); advancing skips ahead of it by an
     /// offset that stays for the rest of the run.
-    case following(any SimulatorClock)
+    case following(any TimeSource)
 
     /// The system clock, for a live simulator.
     public static var wall: SimulatorTime { .following(WallClock()) }

@@ -72,10 +72,10 @@ struct LoadCommand: AsyncParsableCommand {
             throw ValidationError("--pki \(pki) holds no simulator PKI; start the server with --simulator-pki \(pki) first")
         }
         let signing = try SimulatorPKI.load(directory: directory, validFrom: Date(), receipts: false)
-        let settings = LoadSettings(
+        let options = LoadOptions(
             targets: urls, scenario: scenario, concurrency: concurrency, duration: duration, appID: app, clientKey: key,
             simulatorURL: simulator, users: users, premint: premint, rounds: rounds, webhookPort: webhookPort)
-        let comparison = try await LoadRunner(settings: settings, traffic: LoadTraffic(pki: signing)).run()
+        let comparison = try await LoadRunner(options: options, traffic: LoadTraffic(pki: signing)).run()
         print("\(scenario.rawValue): concurrency \(concurrency), \(duration)s per route in \(rounds) alternating rounds, \(urls.count) instance(s)")
         print(comparison.render(), terminator: "")
     }

@@ -42,16 +42,16 @@ struct ReceiptDecodeCommand: AsyncParsableCommand {
         }
     }
 
-    private func verify(_ document: ReceiptDocument, roots: [Certificate]) async -> Verdict {
+    private func verify(_ document: ReceiptDocument, roots: [Certificate]) async -> VerificationDecision {
         switch document {
         case .transactionReceipt:
-            return Verdict(verified: false, reason: "iOS 6 transaction receipt signatures are not verified locally; send the receipt to verifyReceipt")
+            return VerificationDecision(verified: false, reason: "iOS 6 transaction receipt signatures are not verified locally; send the receipt to verifyReceipt")
         case .appReceipt(let parsed):
             do {
                 let verified = try await AppReceiptVerifier(trustedRoots: roots).verify(parsed)
-                return Verdict(verified: true, chain: verified.chain.map { "\($0.subject)" }, validationTime: verified.validationTime)
+                return VerificationDecision(verified: true, chain: verified.chain.map { "\($0.subject)" }, validationTime: verified.validationTime)
             } catch {
-                return Verdict(verified: false, reason: "\(error)")
+                return VerificationDecision(verified: false, reason: "\(error)")
             }
         }
     }
@@ -62,7 +62,7 @@ private struct ReceiptDecodeOutput: Encodable {
     var kind: String
     var appReceipt: AppReceipt?
     var transactionReceipt: TransactionReceipt?
-    var verification: Verdict?
+    var verification: VerificationDecision?
 
     init(document: ReceiptDocument) {
         switch document {
@@ -76,8 +76,8 @@ private struct ReceiptDecodeOutput: Encodable {
     }
 }
 
-/// A verification verdict as printed by the CLI.
-struct Verdict: Encodable {
+/// A verification decision as printed by the CLI.
+struct VerificationDecision: Encodable {
     var verified: Bool
     var reason: String?
     var chain: [String]?

@@ -94,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let application = try buildApplication(
             configuration: configuration, storage: storage, environment: environment, metrics: ServerMetrics(registry: registry),
-            logger: logger, services: services, webhookDelivery: configuration.webhookDelivery.settings)
+            logger: logger, services: services, webhookDelivery: configuration.webhookDelivery.options)
         logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
         try await application.runService()
     }

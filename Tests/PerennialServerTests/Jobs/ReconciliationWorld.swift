@@ -46,17 +46,17 @@ struct ReconciliationWorld {
             id: "demo", bundleID: StoreWorld.bundleID, appAppleID: 1_234_567_890, catalog: .catalog(StoreWorld.catalog),
             environments: [.production], publicKeys: [SecretValue(ServerHarness.publicKey)], trustedRoots: [.certificates([pki.jws.root])],
             receipts: asking == .verifyReceipt
-                ? ReceiptSettings(
+                ? ReceiptConfiguration(
                     sharedSecret: SecretValue(StoreWorld.sharedSecret), productionURL: SimulatedVerifyReceipt.productionURL,
                     sandboxURL: SimulatedVerifyReceipt.sandboxURL, mode: .verifyReceipt)
                 : nil,
             serverAPI: asking == .serverAPI
-                ? SigningKeySettings(
+                ? SigningKeyConfiguration(
                     keyID: SimulatedApple.keyID, privateKey: SecretValue(apple.key.pemRepresentation), issuerID: SimulatedApple.issuerID,
                     baseURL: SimulatedApple.serverAPIBaseURL)
                 : nil)
         apps = try AppRegistry(
-            configuration: ServerConfiguration(port: 0, apps: [configuration]), environment: [:], transport: apple, now: { clock.now })
+            configuration: ServerConfiguration(port: 0, apps: [configuration]), environment: [:], transport: apple)
         self.storage = storage
         self.apple = apple
         self.app = apps.apps[0]
@@ -65,8 +65,8 @@ struct ReconciliationWorld {
         _ = try await storage.scheduleSweep(now: clock.now, interval: 86_400)
         service = ReconciliationService(
             storage: storage, apps: apps,
-            settings: ReconciliationSettings(owner: "test-owner", rateCapacity: 100, ratePerSecond: 100, retryBaseDelay: 60),
-            clock: clock.serverClock)
+            options: ReconciliationOptions(owner: "test-owner", rateCapacity: 100, ratePerSecond: 100, retryBaseDelay: 60),
+            clock: clock)
     }
 
     /// Alice buys the monthly subscription and her app posts it (a signed transaction, or the

@@ -96,8 +96,8 @@ import Testing
         let receiver = WebhookReceiver()
         let flaky = FlakyEndpoint(receiver: receiver, failing: WebhookWorld.endpoints[1])
         let service = WebhookDeliveryService(
-            outbox: world.storage, apps: world.apps, settings: WebhookDeliverySettings(owner: "test-owner"), transport: flaky,
-            clock: world.clock.serverClock)
+            outbox: world.storage, apps: world.apps, options: WebhookDeliveryOptions(owner: "test-owner"), transport: flaky,
+            clock: world.clock)
         try await world.purchase("1001", by: "alice")
         _ = await service.deliverDue()
         let pending = try #require(try await world.storage.listDeliveries(state: .pending, limit: 10).first)
@@ -123,7 +123,7 @@ import Testing
 
         let application = try buildApplication(
             configuration: ServerConfiguration(port: 0, adminKey: SecretValue(ServerHarness.adminKey), apps: [try WebhookWorld.configuration()]),
-            storage: world.storage, environment: ["WEBHOOK_SECRET": WebhookWorld.secret], clock: world.clock.serverClock,
+            storage: world.storage, environment: ["WEBHOOK_SECRET": WebhookWorld.secret], clock: world.clock,
             webhookDelivery: nil)
         let admin: HTTPFields = [.authorization: "Bearer \(ServerHarness.adminKey)"]
         try await application.test(.router) { client in

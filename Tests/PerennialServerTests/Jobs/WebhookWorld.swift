@@ -23,7 +23,7 @@ struct WebhookWorld {
         self.storage = storage
         self.apps = try AppRegistry(
             configuration: ServerConfiguration(port: 0, adminKey: SecretValue(ServerHarness.adminKey), apps: [try Self.configuration(endpoints: endpoints)]),
-            environment: ["WEBHOOK_SECRET": Self.secret], transport: WebhookReceiver(), now: { StoreWorld.start })
+            environment: ["WEBHOOK_SECRET": Self.secret], transport: WebhookReceiver())
         self.clock = TestClock(StoreWorld.start)
     }
 
@@ -57,7 +57,7 @@ struct WebhookWorld {
     ) -> WebhookDeliveryService {
         WebhookDeliveryService(
             outbox: storage, apps: apps,
-            settings: WebhookDeliverySettings(owner: owner, leaseDuration: 120, pollInterval: .milliseconds(50), retryPolicy: retryPolicy),
-            wakeUp: wakeUp, transport: receiver, clock: clock.serverClock, metrics: metrics)
+            options: WebhookDeliveryOptions(owner: owner, leaseDuration: 120, pollInterval: .milliseconds(50), retryPolicy: retryPolicy),
+            wakeUp: wakeUp, transport: receiver, clock: clock, metrics: metrics)
     }
 }

@@ -2,8 +2,9 @@ public import Foundation
 public import PerennialCore
 public import PerennialStorage
 
-/// The authoritative answer about one app user (CONTRACTS §4): computed at the server's clock
-/// from the stored records right after the request's apply, never from a cache.
+/// The authoritative answer about one app user (docs/openapi.yaml): computed at the server's clock
+/// from the records — the view the request's own apply computed, or the stored records read now —
+/// never from a cache.
 public struct SubscriberResponse: Codable, Equatable, Sendable {
     /// One entitlement, keyed by its id in ``Subscriber/entitlements``.
     public struct Entitlement: Codable, Equatable, Sendable {

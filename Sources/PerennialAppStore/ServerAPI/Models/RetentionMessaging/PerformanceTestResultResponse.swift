@@ -2,7 +2,7 @@
 public struct PerformanceTestResultResponse: Codable, Hashable, Sendable {
     public var config: PerformanceTestConfig?
     public var target: String?
-    /// Apple's verdict (`PASS`, …), raw.
+    /// Apple's result (`PASS`, …), raw.
     public var result: String?
     @Lenient<IntegerNumber<Int>> public var successRate: Int?
     @Lenient<IntegerNumber<Int>> public var numPending: Int?

@@ -5,7 +5,7 @@ import Testing
 
 /// The environment hint is read from the payload without parsing it, and matches what the payload
 /// says wherever Apple's shapes put it; anything unreadable gives no hint.
-@Suite struct SignedPayloadEnvironmentTests {
+@Suite struct ClaimedEnvironmentTests {
     static func jws(_ payload: String) -> String {
         [Base64URL.encode(Data(#"{"alg":"ES256"}"#.utf8)), Base64URL.encode(Data(payload.utf8)), "c2ln"].joined(separator: ".")
     }

@@ -1,8 +1,10 @@
 public import Foundation
 
 /// How the webhook job works: batch size, lease, poll interval, request timeout and retry policy.
-/// Defaults suit production; tests shorten the intervals.
-public struct WebhookDeliverySettings: Sendable {
+/// Runtime options of the job, not read from the configuration file: the file's
+/// `"webhookDelivery"` block is ``WebhookDeliveryConfiguration``, which sets some of these through
+/// ``WebhookDeliveryConfiguration/options``. Defaults suit production; tests shorten the intervals.
+public struct WebhookDeliveryOptions: Sendable {
     /// Names this process's leases; unique per process so a restarted process does not complete
     /// leases of its previous life.
     public var owner: String
@@ -20,7 +22,7 @@ public struct WebhookDeliverySettings: Sendable {
     public var retryPolicy: WebhookRetryPolicy
 
     public init(
-        owner: String = WebhookDeliverySettings.processOwner(), batchSize: Int = 32, leaseDuration: TimeInterval = 120,
+        owner: String = WebhookDeliveryOptions.processOwner(), batchSize: Int = 32, leaseDuration: TimeInterval = 120,
         pollInterval: Duration = .seconds(5), requestTimeout: Duration = .seconds(10), retryPolicy: WebhookRetryPolicy = WebhookRetryPolicy()
     ) {
         self.owner = owner

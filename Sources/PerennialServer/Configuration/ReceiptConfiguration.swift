@@ -6,12 +6,12 @@ public import Foundation
 /// renewal information (`pending_renewal_info`); without one (or with `mode: local`) it is
 /// verified locally against `roots` (Apple Inc. Root for real receipts, a simulator's receipt root
 /// in tests).
-public struct ReceiptSettings: Sendable, Decodable {
+public struct ReceiptConfiguration: Sendable, Decodable {
     /// Where a posted receipt is verified.
     public enum Mode: String, Sendable, Decodable {
         /// Sent to verifyReceipt with the shared secret.
         case verifyReceipt
-        /// Verified here against ``ReceiptSettings/roots``.
+        /// Verified here against ``ReceiptConfiguration/roots``.
         case local
     }
 
@@ -51,7 +51,7 @@ public struct ReceiptSettings: Sendable, Decodable {
         mode = try container.decodeIfPresent(Mode.self, forKey: .mode)
     }
 
-    func resolvingPaths(relativeTo directory: URL) -> ReceiptSettings {
+    func resolvingPaths(relativeTo directory: URL) -> ReceiptConfiguration {
         var copy = self
         copy.sharedSecret = sharedSecret?.resolvingPath(relativeTo: directory)
         copy.roots = roots.map { $0.resolvingPath(relativeTo: directory) }

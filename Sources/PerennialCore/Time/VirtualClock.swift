@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// A class (shared by the driver and the test that advances it) guarded by a lock, so it can be
 /// handed across concurrency domains.
-public final class VirtualClock: SimulatorClock, @unchecked Sendable {
+public final class VirtualClock: TimeSource, @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
 

@@ -2,7 +2,7 @@ public import Foundation
 
 /// An In-App Purchase key from App Store Connect (a `.p8` file and its key id): signs App Store
 /// Server API tokens and promotional offers.
-public struct SigningKeySettings: Sendable, Decodable {
+public struct SigningKeyConfiguration: Sendable, Decodable {
     /// The key id App Store Connect shows next to the key.
     public var keyID: String
     /// The PEM text of the `.p8` file; usually `"file:SubscriptionKey.p8"` or `"env:NAME"`.
@@ -26,7 +26,7 @@ public struct SigningKeySettings: Sendable, Decodable {
         case baseURL
     }
 
-    func resolvingPaths(relativeTo directory: URL) -> SigningKeySettings {
+    func resolvingPaths(relativeTo directory: URL) -> SigningKeyConfiguration {
         var copy = self
         copy.privateKey = privateKey.resolvingPath(relativeTo: directory)
         return copy

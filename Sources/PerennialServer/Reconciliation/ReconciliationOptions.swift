@@ -1,8 +1,9 @@
 public import Foundation
 
 /// How the reconciliation job works: leases, polling, Apple's rate limit, backoff and the sweep.
-/// Defaults suit production; tests shorten the intervals.
-public struct ReconciliationSettings: Sendable {
+/// Runtime options of the job, not read from the configuration file. Defaults suit production;
+/// tests shorten the intervals.
+public struct ReconciliationOptions: Sendable {
     /// Names this process's leases; unique per process.
     public var owner: String
     /// Checks claimed per round.
@@ -27,7 +28,7 @@ public struct ReconciliationSettings: Sendable {
     public var maximumBackfill: TimeInterval
 
     public init(
-        owner: String = WebhookDeliverySettings.processOwner(), batchSize: Int = 16, leaseDuration: TimeInterval = 300,
+        owner: String = WebhookDeliveryOptions.processOwner(), batchSize: Int = 16, leaseDuration: TimeInterval = 300,
         pollInterval: Duration = .seconds(30), rateCapacity: Double = 10, ratePerSecond: Double = 5, retryBaseDelay: TimeInterval = 60,
         retryMaximumDelay: TimeInterval = 6 * 3600, recheckInterval: TimeInterval = 3600, sweepInterval: TimeInterval = 86_400,
         maximumBackfill: TimeInterval = 179 * 86_400

@@ -1,7 +1,8 @@
 public import Foundation
 
-/// How `perennial load` drives the servers: where, what, how hard and for how long.
-public struct LoadSettings: Sendable {
+/// How `perennial load` drives the servers: where, what, how hard and for how long (the command's
+/// runtime options, from its command line).
+public struct LoadOptions: Sendable {
     /// Base URLs of the server instances; workers are spread across them round-robin.
     public var targets: [URL]
     /// The traffic.
@@ -28,7 +29,7 @@ public struct LoadSettings: Sendable {
     /// Where the load tool listens for the server's webhooks (`renewals` only), or nil.
     public var webhookPort: Int?
 
-    /// Settings for the demo app of `perennial serve --simulator`.
+    /// Options for the demo app of `perennial serve --simulator`.
     public init(
         targets: [URL], scenario: LoadScenario, concurrency: Int, duration: Double, appID: String = "demo", clientKey: String = "pk_demo",
         simulatorURL: URL, users: Int = 100, premint: Int = 5_000, rounds: Int = 5,

@@ -4,7 +4,7 @@ import Foundation
 /// from the developer's own backend whose `sub` is the app user id in the path, so that one user
 /// (holding the app's public key, which ships in every copy of the app) cannot read or write
 /// another user's subscriber.
-public struct UserTokenSettings: Sendable, Decodable {
+public struct UserTokenConfiguration: Sendable, Decodable {
     /// The HS256 secret shared with the developer's backend.
     public var hs256Secret: SecretValue?
     /// The developer backend's P-256 public key (PEM) for ES256 tokens.
@@ -15,8 +15,8 @@ public struct UserTokenSettings: Sendable, Decodable {
         self.es256PublicKey = es256PublicKey
     }
 
-    func resolvingPaths(relativeTo directory: URL) -> UserTokenSettings {
-        UserTokenSettings(
+    func resolvingPaths(relativeTo directory: URL) -> UserTokenConfiguration {
+        UserTokenConfiguration(
             hs256Secret: hs256Secret?.resolvingPath(relativeTo: directory),
             es256PublicKey: es256PublicKey?.resolvingPath(relativeTo: directory))
     }

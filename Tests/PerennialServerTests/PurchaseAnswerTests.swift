@@ -1,0 +1,111 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PerennialCore
+import PerennialServer
+import PerennialSimulator
+import PerennialSQLite
+import PerennialStorage
+import Testing
+
+/// A purchase is answered from the view its own apply computed: no read of the records after the
+/// write (and so no second engine pass), and the answer is the one a read would give.
+@Suite struct PurchaseAnswerTests {
+    @Test func aPostedTransactionIsAnsweredWithoutReadingItsRecordsBack() async throws {
+        var world = try StoreWorld()
+        let (transaction, _) = try world.buy("pro.monthly")
+        let signed = try world.signed(transaction)
+        let storage = RecordReadCounting(base: try ServerHarness.temporarySQLite())
+        let server = try await ServerHarness(storage: storage)
+        server.clock.now = world.state.now.addingTimeInterval(10)
+        try await server.test { client in
+            let posted = try await client.postTransaction(signed, user: "alice")
+            #expect(posted.status == .ok)
+            #expect(storage.recordReads == 0)
+            // Posting it again is a duplicate: nothing was applied, so the answer is read.
+            let again = try await client.postTransaction(signed, user: "alice")
+            #expect(storage.recordReads == 1)
+            let read = try await client.subscriber("alice")
+            #expect(storage.recordReads == 2)
+            let answers = try [posted, again, read].map { try $0.decode(SubscriberResponse.self) }
+            #expect(answers[0] == answers[1] && answers[1] == answers[2])
+            #expect(answers[0].subscriber.entitlements["pro"]?.isActive == true)
+        }
+    }
+}
+
+/// SQLite storage that counts the reads of a user's records (the read an answer needs when no apply
+/// computed the view).
+final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
+    let base: SQLiteStorage
+    private let lock = NSLock()
+    private var reads = 0
+
+    init(base: SQLiteStorage) { self.base = base }
+
+    var recordReads: Int { lock.withLock { reads } }
+
+    func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet {
+        lock.withLock { reads += 1 }
+        return try await base.records(ownedBy: user, appBundleID: appBundleID)
+    }
+
+    func migrate() async throws(StorageError) { try await base.migrate() }
+    func apply(_ evidence: IncomingEvidence, with applier: EvidenceApplier, now: Date) async throws(StorageError) -> ApplyResult {
+        try await base.apply(evidence, with: applier, now: now)
+    }
+    func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {
+        try await base.subscriber(user, appBundleID: appBundleID)
+    }
+    func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID { try await base.appAccountToken(for: user) }
+    func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID? { try await base.appUser(forAppAccountToken: token) }
+    func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] { try await base.timeline(of: user) }
+    func evidence(id: Int64) async throws(StorageError) -> StoredEvidence? { try await base.evidence(id: id) }
+    func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] { try await base.pendingOutbox(limit: limit) }
+    func ping() async throws(StorageError) { try await base.ping() }
+    func evidenceCount() async throws(StorageError) -> Int { try await base.evidenceCount() }
+
+    func claimDeliveries(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [WebhookDelivery] {
+        try await base.claimDeliveries(owner: owner, limit: limit, leaseFor: leaseFor, now: now)
+    }
+    func markDelivered(id: Int64, owner: String, at: Date) async throws(StorageError) -> Bool {
+        try await base.markDelivered(id: id, owner: owner, at: at)
+    }
+    func markFailed(
+        id: Int64, owner: String, attempts: Int, nextAttemptAt: Date, error: String, acceptedEndpoints: [String]
+    ) async throws(StorageError) -> Bool {
+        try await base.markFailed(
+            id: id, owner: owner, attempts: attempts, nextAttemptAt: nextAttemptAt, error: error, acceptedEndpoints: acceptedEndpoints)
+    }
+    func deadLetter(
+        id: Int64, owner: String, attempts: Int, error: String, acceptedEndpoints: [String], at: Date
+    ) async throws(StorageError) -> Bool {
+        try await base.deadLetter(id: id, owner: owner, attempts: attempts, error: error, acceptedEndpoints: acceptedEndpoints, at: at)
+    }
+    func listDeliveries(state: WebhookDelivery.State, limit: Int) async throws(StorageError) -> [WebhookDelivery] {
+        try await base.listDeliveries(state: state, limit: limit)
+    }
+    func redeliver(id: Int64, now: Date) async throws(StorageError) -> Bool { try await base.redeliver(id: id, now: now) }
+    func requeueDelivered(appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int {
+        try await base.requeueDelivered(appUserID: appUserID, since: since, now: now)
+    }
+    func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] {
+        try await base.claimDueChecks(owner: owner, limit: limit, leaseFor: leaseFor, now: now)
+    }
+    func completeCheck(originalTransactionID: String, owner: String, notBefore: Date) async throws(StorageError) -> Bool {
+        try await base.completeCheck(originalTransactionID: originalTransactionID, owner: owner, notBefore: notBefore)
+    }
+    func failCheck(
+        originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String, now: Date
+    ) async throws(StorageError) -> Bool {
+        try await base.failCheck(
+            originalTransactionID: originalTransactionID, owner: owner, attempts: attempts, nextAttemptAt: nextAttemptAt, error: error, now: now)
+    }
+    func scheduleSweep(now: Date, interval: TimeInterval) async throws(StorageError) -> Int? { try await base.scheduleSweep(now: now, interval: interval) }
+    func latestReceipt(appBundleID: String, originalTransactionID: String) async throws(StorageError) -> StoredEvidence? {
+        try await base.latestReceipt(appBundleID: appBundleID, originalTransactionID: originalTransactionID)
+    }
+    func latestNotificationDate(appBundleID: String) async throws(StorageError) -> Date? {
+        try await base.latestNotificationDate(appBundleID: appBundleID)
+    }
+}
