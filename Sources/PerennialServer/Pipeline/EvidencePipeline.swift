@@ -1,3 +1,4 @@
+import Crypto
 public import Foundation
 public import Logging
 public import PerennialAppStore
@@ -172,5 +173,20 @@ public struct EvidencePipeline: Sendable {
             return SubscriberResponse(user: user, view: view, serverTime: now, previousOwner: previousOwner)
         }
         return SubscriberResponse(user: user, view: try await view(of: user, now: now), serverTime: now, previousOwner: nil)
+    }
+}
+
+/// Idempotency keys for evidence that has no id of its own (V1 notifications, posted receipts and
+/// transactions): a SHA-256 of what makes two deliveries the same.
+enum EvidenceDigest {
+    /// `prefix:` + hex SHA-256 of the parts, each length-prefixed so that parts cannot run into
+    /// each other (`("ab", "c")` and `("a", "bc")` differ).
+    static func key(_ prefix: String, _ parts: Data...) -> String {
+        var hasher = SHA256()
+        for part in parts {
+            withUnsafeBytes(of: UInt64(part.count).bigEndian) { hasher.update(bufferPointer: $0) }
+            hasher.update(data: part)
+        }
+        return prefix + ":" + hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }

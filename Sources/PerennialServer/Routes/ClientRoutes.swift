@@ -89,16 +89,11 @@ struct ClientRoutes: Sendable {
         guard let product = app.catalog.product(id: body.productId), product.bundleID == app.bundleID, product.type == .autoRenewable else {
             throw APIError(status: .unprocessableContent, code: "unknownProduct", message: "\(body.productId) is not an auto-renewable subscription of app \(app.id)")
         }
-        let token = try await token(for: user)
-        do throws(OfferSignatureError) {
-            let signature = try signer.signature(
-                productIdentifier: product.id, offerIdentifier: body.offerId, applicationUsername: token, nonce: UUID(),
-                timestamp: Int64((now.timeIntervalSince1970 * 1_000).rounded(.down)))
-            return OfferSignatureResponse(
-                keyIdentifier: signature.keyIdentifier, nonce: signature.nonce.uuidString.lowercased(), timestamp: signature.timestamp,
-                signature: signature.signature)
-        } catch {
-            throw APIError(status: .unprocessableContent, code: "invalidOffer", message: error.description)
-        }
+        let signature = try signer.signature(
+            productIdentifier: product.id, offerIdentifier: body.offerId, applicationUsername: try await token(for: user), nonce: UUID(),
+            timestamp: Int64((now.timeIntervalSince1970 * 1_000).rounded(.down)))
+        return OfferSignatureResponse(
+            keyIdentifier: signature.keyIdentifier, nonce: signature.nonce.uuidString.lowercased(), timestamp: signature.timestamp,
+            signature: signature.signature)
     }
 }

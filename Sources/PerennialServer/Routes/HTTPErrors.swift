@@ -26,10 +26,9 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
 
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "notFound", message: message) }
 
-    static func malformed(_ message: String) -> APIError { APIError(EvidenceError.malformedRequest(message)) }
-
-    init(_ error: some HTTPResponseError & CodedError) {
-        self.init(status: error.status, code: error.code, message: error.description)
+    static func malformed(_ message: String) -> APIError {
+        let error = EvidenceError.malformedRequest(message)
+        return APIError(status: error.status, code: error.code, message: error.description)
     }
 }
 
@@ -83,6 +82,12 @@ extension IngestError: HTTPResponseError, CodedError {
         case .storage: "storageUnavailable"
         }
     }
+}
+
+/// An offer that cannot be signed as asked (an empty or invalid identifier) is 422.
+extension OfferSignatureError: HTTPResponseError, CodedError {
+    public var status: HTTPResponse.Status { .unprocessableContent }
+    public var code: String { "invalidOffer" }
 }
 
 /// A request that may not act for the path's user is 403; any other authentication failure 401.
