@@ -116,6 +116,19 @@ extension ServerAPIEndpoint {
         )
     }
 
+    /// Get Transaction History V1, deprecated but still served: `GET /inApps/v1/history/{transactionId}`,
+    /// paginated by revision, with the same filters as v2; it leaves out finished consumables.
+    public static func transactionHistoryV1(
+        transactionID: String, revision: String? = nil, query: TransactionHistoryRequest = TransactionHistoryRequest()
+    ) -> Self {
+        Self(
+            method: .get,
+            path: encodedPath("inApps", "v1", "history", transactionID),
+            queryItems: query.queryItems(revision: revision),
+            pagination: .revision
+        )
+    }
+
     /// Get Transaction Info: `GET /inApps/v1/transactions/{transactionId}`.
     public static func transactionInfo(transactionID: String) -> Self {
         Self(method: .get, path: encodedPath("inApps", "v1", "transactions", transactionID))

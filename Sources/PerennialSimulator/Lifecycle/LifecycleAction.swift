@@ -43,6 +43,10 @@ public enum LifecycleAction: Hashable, Sendable {
     case consentToPriceIncrease(originalTransactionID: String, accept: Bool)
     /// The developer extends the current period by `days` (1–90, scaled like every other period).
     case extendRenewalDate(originalTransactionID: String, days: Int, reason: RenewalExtensionReason)
+    /// The developer extends the current period of every active subscriber of a product (in the
+    /// given storefronts, or all), under a request identifier the status endpoint reports on.
+    case massExtendRenewalDates(
+        productID: String, days: Int, reason: RenewalExtensionReason, requestIdentifier: String, storefrontCountryCodes: [String]?)
     /// The developer removes a product from sale; its subscriptions expire at their next renewal.
     case removeFromSale(productID: String)
     /// The developer binds the purchase to an app account after the fact (Set App Account Token),

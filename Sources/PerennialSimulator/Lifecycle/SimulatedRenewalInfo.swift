@@ -20,4 +20,11 @@ public struct SimulatedRenewalInfo: Hashable, Sendable {
     public let recentSubscriptionStartDate: Date
     public let appAccountToken: UUID?
     public let environment: AppStoreEnvironment
+    /// The holder's app download (`appTransactionId`), the same on every transaction of the account.
+    public let appTransactionID: String
+    /// The offer that applies to the next renewal (`offerType`, `offerIdentifier`,
+    /// `offerDiscountType`, `offerPeriod`), if any.
+    public let offer: Offer?
+    /// `eligibleWinBackOfferIds`: sent for an expired subscription whose product has win-back offers.
+    public let eligibleWinBackOfferIDs: [String]?
 }

@@ -42,4 +42,7 @@ public struct SimulatedTransaction: Hashable, Sendable {
     public let price: Money?
     public let storefront: String
     public let environment: AppStoreEnvironment
+    /// The holder's app download (`appTransactionId`): one per account and app, so every
+    /// transaction of a customer carries the same value.
+    public let appTransactionID: String
 }

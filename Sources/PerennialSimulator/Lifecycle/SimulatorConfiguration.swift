@@ -24,6 +24,9 @@ public struct SimulatorConfiguration: Hashable, Sendable {
     public var firstTransactionID: Int64
     /// First web order line item id handed out.
     public var firstWebOrderLineItemID: Int64
+    /// The win-back offer ids configured for each auto-renewable product, best first; a lapsed
+    /// subscriber's renewal info lists them as `eligibleWinBackOfferIds`.
+    public var winBackOfferIDs: [String: [String]]
 
     /// A sandbox-like store: 5-minute months, 12 renewals, no grace period, 60 days of retry.
     public init(
@@ -36,7 +39,8 @@ public struct SimulatorConfiguration: Hashable, Sendable {
         environment: AppStoreEnvironment = .sandbox,
         seed: UInt64 = 0,
         firstTransactionID: Int64 = 2_000_000_000_000_001,
-        firstWebOrderLineItemID: Int64 = 2_000_000_050_000_001
+        firstWebOrderLineItemID: Int64 = 2_000_000_050_000_001,
+        winBackOfferIDs: [String: [String]] = [:]
     ) {
         self.catalog = catalog
         self.prices = prices
@@ -48,5 +52,6 @@ public struct SimulatorConfiguration: Hashable, Sendable {
         self.seed = seed
         self.firstTransactionID = firstTransactionID
         self.firstWebOrderLineItemID = firstWebOrderLineItemID
+        self.winBackOfferIDs = winBackOfferIDs
     }
 }

@@ -5,7 +5,8 @@ import PerennialCore
 /// The passing of time: every due event up to the target instant, earliest first, ties in
 /// creation order, so the notification sequence is the same on every run.
 extension SimulatorState {
-    mutating func advance(to instant: Date, _ effects: inout Effects) throws(LifecycleError) {
+    mutating func advance(to requested: Date, _ effects: inout Effects) throws(LifecycleError) {
+        let instant = requested.wholeMilliseconds
         guard instant >= now else { throw .timeMovesBackwards(now: now, requested: instant) }
         while let (index, date, event) = earliestDueEvent(notAfter: instant) {
             // An event already overdue (after a refund reversal, say) happens now, not in the past.
@@ -99,6 +100,10 @@ extension SimulatorState {
         lifecycles[index].expirationReason = reason
         lifecycles[index].willAutoRenew = false
         lifecycles[index].billingFailure = nil
+        // A lapsed purchaser may be offered the product's win-back offers; a family member may not.
+        if lifecycles[index].ownership == .purchased {
+            lifecycles[index].eligibleWinBackOfferIDs = configuration.winBackOfferIDs[lifecycles[index].autoRenewProductID] ?? []
+        }
         effects.touch(index)
         effects.notify(.expired, subtype, about: lifecycles[index], at: now)
     }

@@ -87,6 +87,7 @@ extension SimulatorState {
         lifecycles[index].renewalPrice = configuration.prices[product.id]
         lifecycles[index].recentSubscriptionStartDate = now
         lifecycles[index].statusBeforeRevocation = nil
+        lifecycles[index].eligibleWinBackOfferIDs = []
         effects.record(transaction, lifecycle: index)
         if offer != nil {
             effects.notify(.offerRedeemed, .resubscribe, about: lifecycles[index], at: now)

@@ -60,7 +60,8 @@ extension SimulatorState {
             transactionReason: reason,
             price: price,
             storefront: holder.account.storefront,
-            environment: configuration.environment
+            environment: configuration.environment,
+            appTransactionID: AppTransactionIdentifier.of(accountID: holder.account.id, bundleID: product.bundleID)
         )
     }
 

@@ -16,6 +16,8 @@ public struct SimulatorState: Sendable {
     public internal(set) var lifecycles: [SubscriptionLifecycle] = []
     /// Products removed from sale: not sold any more, and their subscriptions do not renew.
     public internal(set) var productsNotForSale: Set<String> = []
+    /// Every mass renewal date extension requested, oldest first.
+    public internal(set) var massRenewalExtensions: [MassRenewalExtension] = []
     var nextTransactionID: Int64
     var nextWebOrderLineItemID: Int64
     var generator: SeededRandomNumberGenerator
@@ -23,7 +25,9 @@ public struct SimulatorState: Sendable {
     /// An empty store whose clock stands at `start`.
     public init(configuration: SimulatorConfiguration, start: Date) {
         self.configuration = configuration
-        self.now = start
+        // Apple states instants in whole milliseconds; every date the store derives from its
+        // clock (whole seconds later) then is one too.
+        self.now = start.wholeMilliseconds
         self.nextTransactionID = configuration.firstTransactionID
         self.nextWebOrderLineItemID = configuration.firstWebOrderLineItemID
         self.generator = SeededRandomNumberGenerator(seed: configuration.seed)
@@ -86,6 +90,9 @@ public struct SimulatorState: Sendable {
             try consentToPriceIncrease(try index(of: id), accept: accept, &effects)
         case .extendRenewalDate(let id, let days, let reason):
             try extendRenewalDate(try index(of: id), days: days, reason: reason, &effects)
+        case .massExtendRenewalDates(let productID, let days, let reason, let requestIdentifier, let storefronts):
+            try massExtendRenewalDates(
+                productID: productID, days: days, reason: reason, requestIdentifier: requestIdentifier, storefronts: storefronts, &effects)
         case .removeFromSale(let productID):
             try removeFromSale(productID: productID)
         case .setAppAccountToken(let id, let token):

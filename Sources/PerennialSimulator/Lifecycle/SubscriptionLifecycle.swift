@@ -42,6 +42,9 @@ public struct SubscriptionLifecycle: Hashable, Sendable {
     public internal(set) var recentSubscriptionStartDate: Date
     /// Renewal date extensions granted so far, oldest first.
     public internal(set) var renewalExtensions: [RenewalExtension] = []
+    /// The win-back offers the holder may redeem, set when the subscription expires (from
+    /// ``SimulatorConfiguration/winBackOfferIDs``) and cleared when it is bought again.
+    public internal(set) var eligibleWinBackOfferIDs: [String] = []
     /// Where the subscription stood before a refund revoked it, restored by a refund reversal.
     var statusBeforeRevocation: SimulatedSubscriptionStatus? = nil
 
@@ -78,8 +81,19 @@ public struct SubscriptionLifecycle: Hashable, Sendable {
             renewalPrice: renewalPrice,
             recentSubscriptionStartDate: recentSubscriptionStartDate,
             appAccountToken: appAccountToken,
-            environment: latest.environment
+            environment: latest.environment,
+            appTransactionID: latest.appTransactionID,
+            offer: renewing && willAutoRenew ? Self.offerContinuing(latest.offer) : nil,
+            eligibleWinBackOfferIDs: status == .expired && !eligibleWinBackOfferIDs.isEmpty ? eligibleWinBackOfferIDs : nil
         )
+    }
+
+    /// The offer of the current period that still applies to the next renewal: a pay-as-you-go
+    /// discount is billed period after period, while a free trial or a pay-up-front offer ends
+    /// with its one period and the renewal is at the regular price.
+    public static func offerContinuing(_ offer: Offer?) -> Offer? {
+        guard let offer, offer.paymentMode == .payAsYouGo else { return nil }
+        return offer
     }
 
     /// Whether the holder may use the product now: active or in a grace period.

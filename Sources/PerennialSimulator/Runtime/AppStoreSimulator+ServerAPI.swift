@@ -10,8 +10,9 @@ extension AppStoreSimulator {
     public func respond(toServerAPI request: ServerAPIRequest) async -> ServerAPIResponse {
         guard let credentials = setup.serverAPICredentials else { return ServerAPIResponse(status: 401) }
         if let serverAPIFailure { return serverAPIFailure.response }
-        let responder = ServerAPIResponder(
+        var responder = ServerAPIResponder(
             credentials: credentials, pki: pki, environment: setup.environment, appAppleID: setup.wire.appAppleID)
+        if let bundleVersion = setup.wire.bundleVersion { responder.bundleVersion = bundleVersion }
         return await responder.respond(to: request, backend: self, now: now, tokenTime: tokenTime)
     }
 

@@ -33,6 +33,10 @@ public actor AppStoreSimulator: SimulatorBackend {
     private let transport: any NotificationTransport
     /// How far a following clock has been skipped ahead.
     private var clockOffset: TimeInterval = 0
+    /// The latest instant a virtual clock was asked to reach, to the sub-millisecond: the store
+    /// stands at it cut to whole milliseconds (Apple states no finer instant), while notification
+    /// (re)deliveries, which are not stated on the wire, fall due on it exactly.
+    private var requestedInstant: Date
 
     /// Starts a simulator; generating keys (with RSA receipt keys) takes a moment.
     ///
@@ -60,6 +64,7 @@ public actor AppStoreSimulator: SimulatorBackend {
         self.setup = setup
         self.bundleID = bundleID
         state = SimulatorState(configuration: setup.configuration, start: start)
+        requestedInstant = start
         emitter = NotificationEmitter(pki: pki, configuration: setup.wire)
         queue = NotificationDeliveryQueue(
             targets: setup.targets, schedule: RetrySchedule(timeScale: setup.timeScale, retries: setup.retries),
@@ -70,10 +75,14 @@ public actor AppStoreSimulator: SimulatorBackend {
         offerVerifier = PromotionalOfferVerifier(bundleID: bundleID, keys: setup.promotionalOfferKeys, checksTimestamp: checksTimestamp)
     }
 
-    /// The simulator's current instant: the virtual clock, or the followed clock plus any skip.
-    public var now: Date {
+    /// The simulator's current instant, in whole milliseconds: the virtual clock, or the followed
+    /// clock plus any skip.
+    public var now: Date { preciseNow.wholeMilliseconds }
+
+    /// The current instant before the cut to whole milliseconds; deliveries fall due on it.
+    private var preciseNow: Date {
         switch setup.time {
-        case .virtual: state.now
+        case .virtual: max(state.now, requestedInstant)
         case .following(let clock): max(state.now, clock.now.addingTimeInterval(clockOffset))
         }
     }
@@ -91,15 +100,16 @@ public actor AppStoreSimulator: SimulatorBackend {
     /// Moves time to `instant` (never backwards), performing every renewal, expiry and
     /// notification delivery or retry due by then, in time order.
     public func advance(to instant: Date) async throws(SimulatorRuntimeError) -> SimulatorStep {
-        if case .following(let clock) = setup.time {
-            clockOffset = max(clockOffset, instant.timeIntervalSince(clock.now))
+        switch setup.time {
+        case .following(let clock): clockOffset = max(clockOffset, instant.timeIntervalSince(clock.now))
+        case .virtual: requestedInstant = max(requestedInstant, instant)
         }
         return try await apply(.advance(to: max(instant, now)))
     }
 
     /// Moves time forward by `interval` seconds.
     public func advance(by interval: TimeInterval) async throws(SimulatorRuntimeError) -> SimulatorStep {
-        try await advance(to: now.addingTimeInterval(max(0, interval)))
+        try await advance(to: preciseNow.addingTimeInterval(max(0, interval)))
     }
 
     /// Catches the store up with a followed clock (a live simulator calls this every second);
@@ -110,7 +120,7 @@ public actor AppStoreSimulator: SimulatorBackend {
 
     /// Delivers every notification whose (re)delivery time has come; returns the attempts made.
     public func deliverDue() async -> [DeliveryAttempt] {
-        let until = now
+        let until = preciseNow
         var made: [DeliveryAttempt] = []
         while case let batch = queue.takeNext(notAfter: until), !batch.isEmpty {
             for request in batch {

@@ -47,6 +47,8 @@ public struct SimulatorSetup: Sendable {
     public var promotionalOfferKeys: [String: P256.Signing.PublicKey]
     /// How notifications are POSTed; nil uses HTTP (AsyncHTTPClient).
     public var transport: (any NotificationTransport)?
+    /// Win-back offer ids by product, best first, offered to lapsed subscribers.
+    public var winBackOfferIDs: [String: [String]] = [:]
 
     /// A sandbox-like setup: 5-minute months, 12 renewals, no grace period, retries on, no
     /// notification targets, a virtual clock at `start`, fresh keys with a receipt authority.
@@ -95,6 +97,6 @@ public struct SimulatorSetup: Sendable {
         SimulatorConfiguration(
             catalog: catalog, prices: prices, timeScale: timeScale, renewalLimit: renewalLimit,
             billingGracePeriodDays: billingGracePeriodDays, billingRetryDays: billingRetryDays, environment: environment,
-            seed: seed)
+            seed: seed, winBackOfferIDs: winBackOfferIDs)
     }
 }

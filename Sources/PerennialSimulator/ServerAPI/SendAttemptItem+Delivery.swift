@@ -8,7 +8,8 @@ extension SendAttemptItem {
     /// nothing answered (connection refused, reset), else `OTHER`. A notification that fault
     /// injection dropped never reached the server, which Apple would see as `NO_RESPONSE`.
     init(simulated attempt: DeliveryAttempt) {
-        self.init(attemptDate: attempt.at, sendAttemptResult: Self.result(of: attempt.outcome))
+        // Apple states the attempt in whole milliseconds; the delivery queue keeps exact instants.
+        self.init(attemptDate: attempt.at.wholeMilliseconds, sendAttemptResult: Self.result(of: attempt.outcome))
     }
 
     static func result(of outcome: DeliveryOutcome) -> SendAttemptResult {

@@ -27,5 +27,10 @@ struct ServerAPIFailure: Error, Equatable {
     static let invalidOriginalTransactionID = badRequest(.invalidOriginalTransactionId, "Invalid original transaction id.")
     static let transactionIDNotFound = notFound(.transactionIdNotFound, "Transaction id not found.")
     static let originalTransactionIDNotFound = notFound(.originalTransactionIdNotFound, "Original transaction id not found.")
+    /// A path that is no App Store Server API endpoint. Apple documents no code for it; the
+    /// general bad-request code keeps the body in Apple's shape, with the 404 status.
+    static let unknownPath = Self(status: 404, code: .generalBadRequest, message: "Invalid request. The requested resource was not found.")
+    /// An endpoint's path with another method (the `Allow` header names the right one).
+    static let methodNotAllowed = Self(status: 405, code: .generalBadRequest, message: "Invalid request. The method is not allowed for this resource.")
     static let invalidRevision = badRequest(.invalidRequestRevision, "Invalid request revision.")
 }

@@ -5,7 +5,7 @@ import PerennialCore
 /// Extend a Subscription Renewal Date: `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}`.
 extension ServerAPIResponder {
     /// Apple grants at most this many extensions per subscription in a year.
-    static let extensionsPerYear = 2
+    static let extensionsPerYear = SimulatorState.renewalExtensionsPerYear
 
     /// Validates the body as Apple does (`extendByDays` 1–90, `extendReasonCode` 0–3, a
     /// `requestIdentifier` of at most 128 characters), then extends the current period through
@@ -53,6 +53,6 @@ extension ServerAPIResponder {
                 originalTransactionId: lifecycle.originalTransactionID,
                 webOrderLineItemId: (extended ?? lifecycle.latestTransaction).webOrderLineItemID,
                 success: true,
-                effectiveDate: extended?.expiresDate))
+                effectiveDate: extended?.expiresDate.wholeMilliseconds))
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import PerennialAppStore
 import PerennialCore
 
-/// Get Transaction History v2: `GET /inApps/v2/history/{transactionId}`.
+/// Get Transaction History v2: `GET /inApps/v2/history/{transactionId}`, and the deprecated v1
+/// (`GET /inApps/v1/history/{transactionId}`), which Apple still serves with the same filters.
 extension ServerAPIResponder {
     /// The filters of one history request, validated with Apple's codes.
     private struct HistoryFilter {
@@ -89,12 +90,19 @@ extension ServerAPIResponder {
 
     /// Up to 20 of the customer's transactions per page, ordered by their last modification
     /// (a revocation modifies a transaction), `revision` continuing after the previous page.
+    ///
+    /// v1 (`excludingFinishedConsumables`) leaves out consumables unless refunded or revoked: the
+    /// store does not know which the app finished, so it takes them all as finished, as an app
+    /// that delivers what it sells finishes them.
     func transactionHistory(
-        transactionID: String, request: ServerAPIRequest, backend: any SimulatorBackend, now: Date
+        transactionID: String, request: ServerAPIRequest, backend: any SimulatorBackend, now: Date,
+        excludingFinishedConsumables: Bool = false
     ) async throws(ServerAPIFailure) -> ServerAPIResponse {
         let filter = try HistoryFilter(request)
         let lookup = ServerAPILookup(state: await backend.currentState(), bundleID: bundleID)
-        let selected = try lookup.customerTransactions(ofTransaction: transactionID).filter(filter.accepts)
+        let selected = try lookup.customerTransactions(ofTransaction: transactionID).filter(filter.accepts).filter { transaction in
+            !excludingFinishedConsumables || transaction.productType != .consumable || transaction.revocationDate != nil
+        }
         let page = Self.page(
             of: selected, sortDate: { $0.revocationDate ?? $0.purchaseDate }, descending: filter.descending,
             after: filter.revision)

@@ -19,6 +19,8 @@ public struct ServerAPIResponder: Sendable {
     public let environment: AppStoreEnvironment
     /// The app's Apple id, stated in production answers only, as Apple does.
     public let appAppleID: Int64?
+    /// The app's CFBundleVersion, the `applicationVersion` of app transactions.
+    public var bundleVersion: String = WireConfiguration.defaultBundleVersion
 
     /// A responder accepting `credentials`' tokens and signing with `pki`.
     public init(credentials: ServerAPICredentials, pki: SimulatorPKI, environment: AppStoreEnvironment, appAppleID: Int64? = nil) {
@@ -46,12 +48,16 @@ public struct ServerAPIResponder: Sendable {
     public func respond(
         to request: ServerAPIRequest, backend: any SimulatorBackend, now: Date, tokenTime: Date? = nil
     ) async -> ServerAPIResponse {
+        // Apple states every instant in whole milliseconds.
+        let now = now.wholeMilliseconds
         let route: ServerAPIRoute
         switch ServerAPIRoute.match(method: request.method, segments: request.pathSegments) {
         case .notFound:
-            return .empty(status: 404)
+            return ServerAPIFailure.unknownPath.response
         case .methodNotAllowed(let allowed):
-            return ServerAPIResponse(status: 405, headers: ["Allow": allowed])
+            var response = ServerAPIFailure.methodNotAllowed.response
+            response.headers["Allow"] = allowed
+            return response
         case .route(let matched):
             route = matched
         }
@@ -76,6 +82,14 @@ public struct ServerAPIResponder: Sendable {
             try await subscriptionStatuses(transactionID: id, request: request, backend: backend, now: now)
         case .transactionHistory(let id):
             try await transactionHistory(transactionID: id, request: request, backend: backend, now: now)
+        case .transactionHistoryV1(let id):
+            try await transactionHistory(transactionID: id, request: request, backend: backend, now: now, excludingFinishedConsumables: true)
+        case .massExtendRenewalDate:
+            try await massExtendRenewalDate(request: request, backend: backend)
+        case .massExtensionStatus(let productID, let requestIdentifier):
+            try await massExtensionStatus(productID: productID, requestIdentifier: requestIdentifier, backend: backend)
+        case .appTransactionInfo(let id):
+            try await appTransactionInfo(transactionID: id, backend: backend, now: now)
         case .transactionInfo(let id):
             try await transactionInfo(transactionID: id, backend: backend, now: now)
         case .refundHistory(let id):

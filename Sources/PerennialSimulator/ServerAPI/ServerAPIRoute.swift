@@ -4,6 +4,11 @@ enum ServerAPIRoute: Equatable {
     case subscriptionStatuses(transactionID: String)
     case extendRenewalDate(originalTransactionID: String)
     case transactionHistory(transactionID: String)
+    /// The deprecated v1 history, which leaves out finished consumables.
+    case transactionHistoryV1(transactionID: String)
+    case massExtendRenewalDate
+    case massExtensionStatus(productID: String, requestIdentifier: String)
+    case appTransactionInfo(transactionID: String)
     case transactionInfo(transactionID: String)
     case refundHistory(transactionID: String)
     case orderLookup(orderID: String)
@@ -38,9 +43,16 @@ enum ServerAPIRoute: Equatable {
     /// Path patterns (nil = a parameter), each endpoint's method and how it reads its parameters.
     private static var table: [([String?], String, ([String]) -> ServerAPIRoute)] {
         [
+            // `extend/mass` before `extend/{originalTransactionId}`, which would take "mass" for an id.
+            (["inApps", "v1", "subscriptions", "extend", "mass"], "POST", { _ in .massExtendRenewalDate }),
+            (["inApps", "v1", "subscriptions", "extend", "mass", nil, nil], "GET", {
+                .massExtensionStatus(productID: $0[0], requestIdentifier: $0[1])
+            }),
             (["inApps", "v1", "subscriptions", "extend", nil], "PUT", { .extendRenewalDate(originalTransactionID: $0[0]) }),
             (["inApps", "v1", "subscriptions", nil], "GET", { .subscriptionStatuses(transactionID: $0[0]) }),
             (["inApps", "v2", "history", nil], "GET", { .transactionHistory(transactionID: $0[0]) }),
+            (["inApps", "v1", "history", nil], "GET", { .transactionHistoryV1(transactionID: $0[0]) }),
+            (["inApps", "v1", "transactions", "appTransactions", nil], "GET", { .appTransactionInfo(transactionID: $0[0]) }),
             (["inApps", "v1", "transactions", "consumption", nil], "PUT", { .consumptionV1(transactionID: $0[0]) }),
             (["inApps", "v2", "transactions", "consumption", nil], "PUT", { .consumption(transactionID: $0[0]) }),
             (["inApps", "v1", "transactions", nil, "appAccountToken"], "PUT", { .setAppAccountToken(originalTransactionID: $0[0]) }),

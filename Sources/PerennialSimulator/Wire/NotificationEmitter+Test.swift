@@ -18,7 +18,8 @@ extension NotificationEmitter {
         let intent = NotificationIntent(type: .test, originalTransactionID: "", transactionID: nil, date: date)
         let data = NotificationData(
             appAppleId: environment == .production ? configuration.appAppleID : nil, bundleId: bundleID,
-            bundleVersion: configuration.bundleVersion, environment: AppleEnvironment(simulated: environment))
+            bundleVersion: configuration.bundleVersion ?? WireConfiguration.defaultBundleVersion,
+            environment: AppleEnvironment(simulated: environment))
         let uuid = PayloadEncoder.notificationUUID(seed: seed ^ Self.testSeedMask, ordinal: ordinal)
         let payload = PayloadEncoder.notificationPayload(intent, notificationUUID: uuid, data: data)
         return WireNotification(intent: intent, payload: payload, body: ResponseBodyV2(signedPayload: try pki.sign(payload)), v1: nil)

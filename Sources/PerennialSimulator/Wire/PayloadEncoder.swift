@@ -17,26 +17,28 @@ public enum PayloadEncoder {
             bundleId: transaction.bundleID,
             productId: transaction.productID,
             subscriptionGroupIdentifier: transaction.subscriptionGroupIdentifier,
-            purchaseDate: transaction.purchaseDate,
-            originalPurchaseDate: transaction.originalPurchaseDate,
-            expiresDate: transaction.expiresDate,
+            purchaseDate: transaction.purchaseDate.wholeMilliseconds,
+            originalPurchaseDate: transaction.originalPurchaseDate.wholeMilliseconds,
+            expiresDate: transaction.expiresDate.wholeMilliseconds,
             quantity: transaction.quantity,
             type: AppleProductType(simulated: transaction.productType),
             appAccountToken: transaction.appAccountToken,
             inAppOwnershipType: AppleOwnershipType(simulated: transaction.inAppOwnershipType),
-            signedDate: signedDate,
+            signedDate: signedDate.wholeMilliseconds,
             revocationReason: transaction.revocationReason.flatMap(AppleRevocationReason.init(simulated:)),
-            revocationDate: transaction.revocationDate,
+            revocationDate: transaction.revocationDate.wholeMilliseconds,
             // Apple sends `isUpgraded` only on a period an upgrade replaced.
             isUpgraded: transaction.isUpgraded ? true : nil,
             offerType: offer.flatMap { AppleOfferType(simulated: $0.type) },
             offerIdentifier: offer?.id,
             environment: AppleEnvironment(simulated: transaction.environment),
             storefront: transaction.storefront,
+            storefrontId: StorefrontIdentifier.of(transaction.storefront),
             transactionReason: AppleTransactionReason(simulated: transaction.transactionReason),
             currency: transaction.price?.currency,
             price: transaction.price?.milliUnits,
             offerDiscountType: offer?.paymentMode.flatMap(AppleOfferDiscountType.init(simulated:)),
+            appTransactionId: transaction.appTransactionID,
             offerPeriod: offer?.period,
             revocationType: transaction.revocationType.flatMap(AppleRevocationType.init(simulated:)),
             revocationPercentage: transaction.revocationPercentage
@@ -45,7 +47,8 @@ public enum PayloadEncoder {
 
     /// The payload of `signedRenewalInfo` for `renewalInfo`, signed at `signedDate`.
     public static func renewalInfoPayload(_ renewalInfo: SimulatedRenewalInfo, signedDate: Date) -> JWSRenewalInfoDecodedPayload {
-        JWSRenewalInfoDecodedPayload(
+        let offer = renewalInfo.offer
+        return JWSRenewalInfoDecodedPayload(
             expirationIntent: renewalInfo.expirationIntent.flatMap(AppleExpirationIntent.init(simulated:)),
             originalTransactionId: renewalInfo.originalTransactionID,
             autoRenewProductId: renewalInfo.autoRenewProductID,
@@ -53,14 +56,20 @@ public enum PayloadEncoder {
             autoRenewStatus: renewalInfo.autoRenewStatus ? .on : .off,
             isInBillingRetryPeriod: renewalInfo.isInBillingRetryPeriod,
             priceIncreaseStatus: renewalInfo.priceIncreaseStatus.flatMap(ApplePriceIncreaseStatus.init(simulated:)),
-            gracePeriodExpiresDate: renewalInfo.gracePeriodExpiresDate,
-            signedDate: signedDate,
+            gracePeriodExpiresDate: renewalInfo.gracePeriodExpiresDate.wholeMilliseconds,
+            offerType: offer.flatMap { AppleOfferType(simulated: $0.type) },
+            offerIdentifier: offer?.id,
+            signedDate: signedDate.wholeMilliseconds,
             environment: AppleEnvironment(simulated: renewalInfo.environment),
-            recentSubscriptionStartDate: renewalInfo.recentSubscriptionStartDate,
-            renewalDate: renewalInfo.renewalDate,
+            recentSubscriptionStartDate: renewalInfo.recentSubscriptionStartDate.wholeMilliseconds,
+            renewalDate: renewalInfo.renewalDate.wholeMilliseconds,
             currency: renewalInfo.renewalPrice?.currency,
             renewalPrice: renewalInfo.renewalPrice?.milliUnits,
-            appAccountToken: renewalInfo.appAccountToken
+            offerDiscountType: offer?.paymentMode.flatMap(AppleOfferDiscountType.init(simulated:)),
+            eligibleWinBackOfferIds: renewalInfo.eligibleWinBackOfferIDs,
+            appAccountToken: renewalInfo.appAccountToken,
+            appTransactionId: renewalInfo.appTransactionID,
+            offerPeriod: offer?.period
         )
     }
 
@@ -73,7 +82,7 @@ public enum PayloadEncoder {
         NotificationData(
             appAppleId: transaction.environment == .production ? configuration.appAppleID : nil,
             bundleId: transaction.bundleID,
-            bundleVersion: configuration.bundleVersion,
+            bundleVersion: configuration.bundleVersion ?? WireConfiguration.defaultBundleVersion,
             environment: AppleEnvironment(simulated: transaction.environment),
             signedTransactionInfo: signedTransactionInfo,
             signedRenewalInfo: signedRenewalInfo,
@@ -89,7 +98,7 @@ public enum PayloadEncoder {
             // Apple sends lower-case UUIDs.
             notificationUUID: notificationUUID.uuidString.lowercased(),
             version: "2.0",
-            signedDate: intent.date,
+            signedDate: intent.date.wholeMilliseconds,
             data: data
         )
     }

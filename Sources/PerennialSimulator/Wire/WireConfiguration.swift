@@ -5,6 +5,9 @@ public struct WireConfiguration: Hashable, Sendable {
     public var appAppleID: Int64?
     /// `bundleVersion` (V2) and `bvrs` (V1).
     public var bundleVersion: String?
+    /// The `bundleVersion` V2 notifications carry when none is configured: Apple always states the
+    /// app's CFBundleVersion.
+    public static let defaultBundleVersion = "1"
     /// The app-specific shared secret V1 notifications carry as `password`.
     public var sharedSecret: String?
 

@@ -1,0 +1,47 @@
+import Foundation
+import PerennialAppStore
+import PerennialCore
+
+/// Get App Transaction Info: `GET /inApps/v1/transactions/appTransactions/{transactionId}`.
+extension ServerAPIResponder {
+    /// The customer's app transaction, signed now. Any transaction id of the customer's (or the
+    /// `appTransactionId` itself) names them; the app download is dated at the customer's first
+    /// purchase, the earliest moment the store knows of them.
+    func appTransactionInfo(transactionID: String, backend: any SimulatorBackend, now: Date) async throws(ServerAPIFailure) -> ServerAPIResponse {
+        guard ServerAPILookup.isWellFormed(transactionID) else { throw .invalidTransactionID }
+        let state = await backend.currentState()
+        let lookup = ServerAPILookup(state: state, bundleID: bundleID)
+        let customer: [SubscriptionLifecycle]
+        if let found = try? lookup.transaction(transactionID) {
+            customer = lookup.customerLifecycles(of: found.lifecycle)
+        } else if let holder = state.lifecycles.first(where: {
+            $0.latestTransaction.bundleID == bundleID && $0.latestTransaction.appTransactionID == transactionID
+        }) {
+            customer = lookup.customerLifecycles(of: holder)
+        } else {
+            throw .transactionIDNotFound
+        }
+        guard let first = customer.flatMap(\.transactions).min(by: { $0.originalPurchaseDate < $1.originalPurchaseDate }) else {
+            throw .notFound(.appTransactionDoesNotExist, "The app transaction does not exist.")
+        }
+        let production = environment == .production
+        let payload = AppTransaction(
+            receiptType: appleEnvironment,
+            appAppleId: production ? appAppleID : nil,
+            bundleId: bundleID,
+            applicationVersion: bundleVersion,
+            // Apple states 0 outside production.
+            versionExternalIdentifier: production ? 1 : 0,
+            receiptCreationDate: now.wholeMilliseconds,
+            originalPurchaseDate: first.originalPurchaseDate.wholeMilliseconds,
+            originalApplicationVersion: production ? bundleVersion : "1.0",
+            appTransactionId: first.appTransactionID,
+            originalPlatform: .iOS,
+            signedDate: now.wholeMilliseconds)
+        do {
+            return .json(AppTransactionInfoResponse(signedAppTransactionInfo: try pki.sign(payload)))
+        } catch {
+            throw .internalError(error.description)
+        }
+    }
+}
