@@ -100,7 +100,43 @@ enum IngestBenchmark {
         let ingest = BenchmarkRow(
             name: "ingest: verify, decode, apply", iterations: 1, secondsTotal: ingestMicroseconds / 1_000_000,
             note: String(format: "%.2f× floor (target ≤ 1.5×)", ingestMicroseconds / floorMicroseconds))
-        return [es256, commit, floor, verify, apply, ingest]
+        let purchases = try await clientPurchases(pipeline: pipeline, traffic: traffic, now: now, iterations: iterations / 2, rounds: rounds)
+        return [es256, commit, floor, verify, apply, ingest] + purchases
+    }
+
+    /// A client purchase as `POST /v1/subscribers/{id}/transactions` runs it, without HTTP: the
+    /// pipeline verifies and applies a new signed transaction for a new user and answers from the
+    /// apply's own view — beside the same answered the way it was before, by reading the user's
+    /// records back and running the engine again, so the row's difference is what that cost.
+    static func clientPurchases(
+        pipeline: EvidencePipeline, traffic: LoadTraffic, now: Date, iterations: Int, rounds: Int
+    ) async throws -> [BenchmarkRow] {
+        let count = 2 * (iterations * rounds + iterations / 10)
+        let transactions = try (0..<count).map { _ in
+            let body = Data(try traffic.transactionBody(now: now).utf8)
+            guard let signed = try JSONFieldPeek.string(at: ["signedTransaction"], in: body) else { throw BenchmarkFailure("no signedTransaction") }
+            return signed
+        }
+        var next = 0
+        func purchase() async throws -> (AppUserID, EvidencePipeline.Outcome) {
+            let user = AppUserID("buyer-\(next)")
+            let outcome = try await pipeline.ingest(.signedTransaction(transactions[next], presentedBy: user), now: now)
+            guard case .applied = outcome.result else { throw BenchmarkFailure("a purchase was not applied") }
+            next += 1
+            return (user, outcome)
+        }
+        let answered = try await measure("client purchase: verify, apply, answer from the apply", iterations: iterations, rounds: rounds) {
+            let (user, outcome) = try await purchase()
+            blackHole(try await pipeline.answer(for: user, after: outcome, now: now))
+        }
+        var readBack = try await measure("the same, answered by reading back (before)", iterations: iterations, rounds: rounds) {
+            let (user, _) = try await purchase()
+            blackHole(try await pipeline.answer(for: user, now: now))
+        }
+        readBack.note = String(
+            format: "+%.1f µs for the read and the second engine pass",
+            readBack.microsecondsPerOperation - answered.microsecondsPerOperation)
+        return [answered, readBack]
     }
 }
 

@@ -57,9 +57,7 @@ public func buildApplication(
     let apps = try AppRegistry(
         configuration: configuration, environment: environment, transport: transport ?? AsyncHTTPClientTransport(),
         wallClock: wallClock)
-    let adminKey = try configuration.adminKey.map { key throws(ConfigurationError) in
-        Array(try key.resolve(field: "adminKey", environment: environment).utf8)
-    }
+    let adminKeys = try AdminKeys(configuration: configuration, environment: environment)
     if apps.apps.isEmpty {
         logger.warning("no app is configured: only health and metrics answer; see docs/configuration.md")
     }
@@ -71,6 +69,12 @@ public func buildApplication(
                 "receipts": "\(app.verifier.usesVerifyReceipt ? "verifyReceipt" : app.verifier.receipts != nil ? "local" : "off")",
                 "userTokens": "\(app.userTokens != nil)",
             ])
+        if app.environments.contains(.production) && app.userTokens == nil {
+            // The client key ships inside the app, so it proves nothing about who asks.
+            logger.warning(
+                "app \(app.id) accepts Production without user tokens: anyone holding its public client key can read any user's state by id; set userTokens (docs/configuration.md)",
+                metadata: ["app": "\(app.id)"])
+        }
     }
     let webhookWakeUp = WebhookWakeUp()
     var jobs: [any Service] = []
@@ -89,7 +93,7 @@ public func buildApplication(
     // Jobs wait for the migrations (see ``MigrationGate``); the server itself only listens after them.
     let migrated = MigrationGate()
     let dependencies = ServerDependencies(
-        apps: apps, storage: storage, clock: clock, metrics: metrics, adminKey: adminKey, logger: logger, webhookWakeUp: webhookWakeUp)
+        apps: apps, storage: storage, clock: clock, metrics: metrics, adminKeys: adminKeys, logger: logger, webhookWakeUp: webhookWakeUp)
     var application = Application(
         router: buildRouter(dependencies: dependencies),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "perennial"),

@@ -10,8 +10,8 @@ public struct ServerDependencies: Sendable {
     /// The server's "now": every answer and apply is computed at this instant.
     public var clock: any TimeSource
     public var metrics: ServerMetrics
-    /// The admin routes' secret key as bytes; nil disables the admin routes.
-    public var adminKey: [UInt8]?
+    /// The admin keys; with none, the admin routes answer 401.
+    public var adminKeys: AdminKeys
     public var logger: Logger
     /// Wakes the webhook job when an apply or an admin re-queue made a delivery due, so it starts
     /// at once.
@@ -19,13 +19,13 @@ public struct ServerDependencies: Sendable {
 
     public init(
         apps: AppRegistry, storage: any SubscriberStorage, clock: any TimeSource = WallClock(), metrics: ServerMetrics = ServerMetrics(),
-        adminKey: [UInt8]? = nil, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp()
+        adminKeys: AdminKeys = .none, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp()
     ) {
         self.apps = apps
         self.storage = storage
         self.clock = clock
         self.metrics = metrics
-        self.adminKey = adminKey
+        self.adminKeys = adminKeys
         self.logger = logger
         self.webhookWakeUp = webhookWakeUp
     }
@@ -35,6 +35,8 @@ public struct ServerDependencies: Sendable {
         EvidencePipeline(app: app, storage: storage, webhookWakeUp: webhookWakeUp, metrics: metrics, logger: logger)
     }
 
-    /// The middleware in front of every admin route.
-    var adminAuthentication: AdminAuthentication { AdminAuthentication(apps: apps, adminKey: adminKey) }
+    /// The middleware in front of the admin routes that need `scope`.
+    func adminAuthentication(requiring scope: AdminScope) -> AdminAuthentication {
+        AdminAuthentication(apps: apps, keys: adminKeys, requiring: scope)
+    }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import PerennialAppStore
 import PerennialCore
@@ -36,7 +37,9 @@ struct ServerHarness {
         environments: [AppStoreEnvironment] = [.sandbox],
         userTokens: UserTokenConfiguration? = nil,
         offerKey: P256.Signing.PrivateKey? = nil,
-        apps: [AppConfiguration]? = nil
+        apps: [AppConfiguration]? = nil,
+        adminKeys: [AdminKeyConfiguration] = [],
+        logger: Logger = Logger(label: "perennial.server")
     ) async throws {
         let pki = try StoreWorld.sharedPKI.get()
         let storage = try storage ?? Self.temporarySQLite()
@@ -70,9 +73,9 @@ struct ServerHarness {
         self.clock = clock
         self.metrics = metrics
         self.application = try buildApplication(
-            configuration: ServerConfiguration(port: 0, adminKey: SecretValue(Self.adminKey), apps: apps ?? [app]),
+            configuration: ServerConfiguration(port: 0, adminKey: SecretValue(Self.adminKey), adminKeys: adminKeys, apps: apps ?? [app]),
             storage: storage, environment: ["TEST_SHARED_SECRET": StoreWorld.sharedSecret], transport: transport, metrics: metrics,
-            clock: clock,
+            clock: clock, logger: logger,
             // Requests only: a reconciliation round racing a test's requests would ask Apple again
             // (the jobs have their own tests, in Jobs/).
             reconciliation: nil)

@@ -2,7 +2,7 @@
 public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No `Authorization: Bearer …` header.
     case missingKey
-    /// The key is not a public key of any app (client routes) or not the admin key.
+    /// The key is not a public key of any app (client routes) or not an admin key.
     case unknownKey
     /// The admin routes are disabled because no admin key is configured.
     case adminDisabled
@@ -14,6 +14,8 @@ public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
     case expiredUserToken(expiredAt: Int64)
     /// The token's `sub` is another app user than the one in the path.
     case userMismatch(tokenSubject: String, pathUser: String)
+    /// The admin key is valid but its scope does not allow the route.
+    case insufficientScope(key: String, scope: String, required: String)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidUserToken(let reason): "invalid user token: \(reason)"
         case .expiredUserToken(let expiredAt): "the user token expired at \(expiredAt)"
         case .userMismatch(let subject, let user): "the user token is for \(subject), not for \(user)"
+        case .insufficientScope(let key, let scope, let required): "the admin key \(key) has the \(scope) scope; this route needs \(required)"
         }
     }
 
@@ -34,7 +37,7 @@ public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingUserToken: "missingUserToken"
         case .invalidUserToken: "invalidUserToken"
         case .expiredUserToken: "expiredUserToken"
-        case .userMismatch: "forbidden"
+        case .userMismatch, .insufficientScope: "forbidden"
         }
     }
 }

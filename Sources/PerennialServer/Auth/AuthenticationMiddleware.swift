@@ -12,7 +12,7 @@ public struct ClientAuthentication: RouterMiddleware {
     let clock: any TimeSource
 
     init(apps: AppRegistry, clock: any TimeSource) {
-        self.authenticator = RequestAuthenticator(apps: apps, adminKey: nil)
+        self.authenticator = RequestAuthenticator(apps: apps, adminKeys: .none)
         self.clock = clock
     }
 
@@ -26,20 +26,23 @@ public struct ClientAuthentication: RouterMiddleware {
     }
 }
 
-/// Authenticates the holder of the admin key, for the admin routes.
+/// Authenticates an admin key whose scope allows the group's routes; the key's name goes into
+/// the context, so every admin action is attributed.
 public struct AdminAuthentication: RouterMiddleware {
     public typealias Context = PerennialRequestContext
 
     let authenticator: RequestAuthenticator
+    let scope: AdminScope
 
-    init(apps: AppRegistry, adminKey: [UInt8]?) {
-        self.authenticator = RequestAuthenticator(apps: apps, adminKey: adminKey)
+    init(apps: AppRegistry, keys: AdminKeys, requiring scope: AdminScope) {
+        self.authenticator = RequestAuthenticator(apps: apps, adminKeys: keys)
+        self.scope = scope
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try authenticator.admin(request)
+        let key = try authenticator.admin(request, requiring: scope)
         var context = context
-        context.caller = .admin
+        context.caller = .admin(name: key.name, scope: key.scope)
         return try await next(request, context)
     }
 }

@@ -4,12 +4,12 @@ import PerennialAppStore
 import PerennialStorage
 
 /// Decides who a request is: which app (by its public key), whether it may act for the app user in
-/// the path (user tokens), or whether it holds the admin key.
+/// the path (user tokens), or which admin key it holds.
 struct RequestAuthenticator: Sendable {
     static let userTokenHeader = "X-Perennial-User-Token"
 
     let apps: AppRegistry
-    let adminKey: [UInt8]?
+    let adminKeys: AdminKeys
 
     /// The app whose public key the request presents.
     func app(for request: Request) throws(AuthError) -> AppContext {
@@ -26,11 +26,13 @@ struct RequestAuthenticator: Sendable {
         try verifier.verify(token, user: user.rawValue, now: now)
     }
 
-    /// Checks the admin key.
-    func admin(_ request: Request) throws(AuthError) {
-        guard let adminKey else { throw .adminDisabled }
-        guard let key = Self.bearer(request) else { throw .missingKey }
-        guard ConstantTime.equals(key, adminKey) else { throw .unknownKey }
+    /// The admin key the request presents, if it allows `scope`.
+    func admin(_ request: Request, requiring scope: AdminScope) throws(AuthError) -> AdminKeys.Key {
+        guard !adminKeys.isEmpty else { throw .adminDisabled }
+        guard let presented = Self.bearer(request) else { throw .missingKey }
+        guard let key = adminKeys.key(presented: presented) else { throw .unknownKey }
+        guard key.scope >= scope else { throw .insufficientScope(key: key.name, scope: key.scope.rawValue, required: scope.rawValue) }
+        return key
     }
 
     private static func header(_ name: String, of request: Request) -> String? {

@@ -28,6 +28,9 @@ public enum ConfigurationLoader {
             let directory = file.deletingLastPathComponent()
             configuration.apps = configuration.apps.map { $0.resolvingPaths(relativeTo: directory) }
             configuration.adminKey = configuration.adminKey?.resolvingPath(relativeTo: directory)
+            for index in configuration.adminKeys.indices {
+                configuration.adminKeys[index].key = configuration.adminKeys[index].key.resolvingPath(relativeTo: directory)
+            }
         }
         return try applyingOverrides(to: configuration, environment: environment)
     }

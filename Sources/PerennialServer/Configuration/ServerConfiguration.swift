@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything `perennial serve` needs: where to listen, which database, the admin key and the apps.
+/// Everything `perennial serve` needs: where to listen, which database, the admin keys and the apps.
 ///
 /// Read from a JSON file (docs/configuration.md) by ``ConfigurationLoader``, with environment
 /// variables overriding the deployment-specific values; every field has a default so the server
@@ -13,8 +13,10 @@ public struct ServerConfiguration: Sendable, Decodable {
     public var port: Int
     /// `sqlite:PATH` or `postgres://…`.
     public var databaseURL: String
-    /// The secret key of the admin routes; admin routes answer 401 while it is unset.
+    /// The secret key of the admin routes, with the full scope (named `admin` in the logs).
     public var adminKey: SecretValue?
+    /// Named admin keys with their scopes; with no key at all the admin routes answer 401.
+    public var adminKeys: [AdminKeyConfiguration]
     /// swift-log level name (`trace` … `critical`).
     public var logLevel: String
     public var apps: [AppConfiguration]
@@ -26,6 +28,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         port: Int = 8080,
         databaseURL: String = ServerConfiguration.defaultDatabaseURL,
         adminKey: SecretValue? = nil,
+        adminKeys: [AdminKeyConfiguration] = [],
         logLevel: String = "info",
         apps: [AppConfiguration] = [],
         webhookDelivery: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration()
@@ -34,6 +37,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         self.port = port
         self.databaseURL = databaseURL
         self.adminKey = adminKey
+        self.adminKeys = adminKeys
         self.logLevel = logLevel
         self.apps = apps
         self.webhookDelivery = webhookDelivery
@@ -42,7 +46,7 @@ public struct ServerConfiguration: Sendable, Decodable {
     private enum CodingKeys: String, CodingKey {
         case host, port
         case databaseURL = "database"
-        case adminKey, logLevel, apps, webhookDelivery
+        case adminKey, adminKeys, logLevel, apps, webhookDelivery
     }
 
     public init(from decoder: any Decoder) throws {
@@ -53,6 +57,7 @@ public struct ServerConfiguration: Sendable, Decodable {
             port: try container.decodeIfPresent(Int.self, forKey: .port) ?? defaults.port,
             databaseURL: try container.decodeIfPresent(String.self, forKey: .databaseURL) ?? defaults.databaseURL,
             adminKey: try container.decodeIfPresent(SecretValue.self, forKey: .adminKey),
+            adminKeys: try container.decodeIfPresent([AdminKeyConfiguration].self, forKey: .adminKeys) ?? [],
             logLevel: try container.decodeIfPresent(String.self, forKey: .logLevel) ?? defaults.logLevel,
             apps: try container.decodeIfPresent([AppConfiguration].self, forKey: .apps) ?? [],
             webhookDelivery: try container.decodeIfPresent(WebhookDeliveryConfiguration.self, forKey: .webhookDelivery) ?? defaults.webhookDelivery)

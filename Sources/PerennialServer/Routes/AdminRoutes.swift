@@ -3,13 +3,13 @@ import Hummingbird
 import PerennialCore
 import PerennialStorage
 
-/// The admin API (secret key): a subscriber as the server sees it in one app, and the user's
-/// audit timeline with the evidence behind each entry.
+/// The admin API (any admin key, read-only included): a subscriber as the server sees it in one
+/// app, and the user's audit timeline with the evidence behind each entry.
 struct AdminRoutes: Sendable {
     let dependencies: ServerDependencies
 
     func add(to router: Router<PerennialRequestContext>) {
-        let subscribers = router.group("admin/v1/subscribers").add(middleware: dependencies.adminAuthentication)
+        let subscribers = router.group("admin/v1/subscribers").add(middleware: dependencies.adminAuthentication(requiring: .readOnly))
         subscribers.get(":appUserId") { request, context in
             let user = try PathUser.from(context)
             let app = try app(request)

@@ -90,11 +90,12 @@ extension OfferSignatureError: HTTPResponseError, CodedError {
     public var code: String { "invalidOffer" }
 }
 
-/// A request that may not act for the path's user is 403; any other authentication failure 401.
+/// A request that may not act for the path's user, or an admin key whose scope is too narrow,
+/// is 403; any other authentication failure 401.
 extension AuthError: HTTPResponseError, CodedError {
     public var status: HTTPResponse.Status {
         switch self {
-        case .userMismatch: .forbidden
+        case .userMismatch, .insufficientScope: .forbidden
         default: .unauthorized
         }
     }

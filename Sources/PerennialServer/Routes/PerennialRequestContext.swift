@@ -9,8 +9,8 @@ public struct PerennialRequestContext: RequestContext {
     public enum Caller: Sendable {
         /// An app's client, with its public key, allowed to act for `user` (the path's app user).
         case client(app: AppContext, user: AppUserID)
-        /// The holder of the admin key.
-        case admin
+        /// The holder of the named admin key, with its scope.
+        case admin(name: String, scope: AdminScope)
     }
 
     public var coreContext: CoreRequestContextStorage
@@ -27,5 +27,11 @@ public struct PerennialRequestContext: RequestContext {
             throw APIError(status: .internalServerError, code: "internal", message: "the route is not behind client authentication")
         }
         return (app, user)
+    }
+
+    /// The name of the admin key the request was authenticated with, for the logs of an action.
+    var adminName: String {
+        guard case .admin(let name, _) = caller else { return "unknown" }
+        return name
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import Hummingbird
+import Logging
 import PerennialCore
 import PerennialStorage
 
-/// The admin API of webhook deliveries (secret key): list them by state, redeliver one (a dead
-/// letter once the receiver is fixed), replay delivered ones (a receiver that lost its data).
+/// The admin API of webhook deliveries: list them by state (any admin key), redeliver one (a dead
+/// letter once the receiver is fixed) or replay delivered ones (a receiver that lost its data)
+/// with a full-scope key, each action logged with the key's name.
 struct WebhookAdminRoutes: Sendable {
     let dependencies: ServerDependencies
 
@@ -12,9 +14,10 @@ struct WebhookAdminRoutes: Sendable {
     static let maximumLimit = 500
 
     func add(to router: Router<PerennialRequestContext>) {
-        let webhooks = router.group("admin/v1/webhooks").add(middleware: dependencies.adminAuthentication)
         let outbox = dependencies.storage
-        webhooks.get("deliveries") { request, _ in
+        let listing = router.group("admin/v1/webhooks").add(middleware: dependencies.adminAuthentication(requiring: .readOnly))
+        let actions = router.group("admin/v1/webhooks").add(middleware: dependencies.adminAuthentication(requiring: .full))
+        listing.get("deliveries") { request, _ in
             let stateName = request.uri.queryParameters.get("state") ?? WebhookDelivery.State.pending.rawValue
             guard let state = WebhookDelivery.State(rawValue: stateName) else {
                 throw APIError.malformed("state must be one of pending, delivered, dead (got '\(stateName)')")
@@ -22,15 +25,16 @@ struct WebhookAdminRoutes: Sendable {
             let deliveries = try await outbox.listDeliveries(state: state, limit: try limit(request))
             return JSONResponse.make(WebhookDeliveriesResponse(deliveries: deliveries.map(WebhookDeliveriesResponse.Delivery.init)))
         }
-        webhooks.post("deliveries/:id/redeliver") { _, context in
+        actions.post("deliveries/:id/redeliver") { _, context in
             guard let text = context.parameters.get("id"), let id = Int64(text) else {
                 throw APIError.malformed("the delivery id must be an integer")
             }
             guard try await outbox.redeliver(id: id, now: dependencies.clock.now) else { throw APIError.notFound("no delivered or dead delivery \(id)") }
+            dependencies.logger.info("admin action: webhook redelivered", metadata: ["admin": "\(context.adminName)", "delivery": "\(id)"])
             dependencies.webhookWakeUp.nudge()
             return JSONResponse.make(WebhookRequeueResponse(requeued: 1), status: .accepted)
         }
-        webhooks.post("replay") { request, _ in
+        actions.post("replay") { request, context in
             let replay = try await JSONResponse.decode(WebhookReplayRequest.self, from: request)
             var since: Date?
             if let text = replay.since {
@@ -40,6 +44,9 @@ struct WebhookAdminRoutes: Sendable {
             }
             let requeued = try await outbox.requeueDelivered(
                 appUserID: replay.appUserId.map(AppUserID.init(rawValue:)), since: since, now: dependencies.clock.now)
+            dependencies.logger.info(
+                "admin action: webhooks replayed",
+                metadata: ["admin": "\(context.adminName)", "requeued": "\(requeued)", "appUserId": "\(replay.appUserId ?? "*")"])
             if requeued > 0 { dependencies.webhookWakeUp.nudge() }
             return JSONResponse.make(WebhookRequeueResponse(requeued: requeued), status: .accepted)
         }
