@@ -78,6 +78,21 @@ public struct PostgresStorage: SubscriberStorage {
         try await withRows("look up app account token \(token)") { rows in try await rows.appUser(forToken: token) }
     }
 
+    public func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase? {
+        try await perform("look up transaction \(transactionID)") {
+            let rows = try await client.query(
+                """
+                SELECT t.original_transaction_id, b.app_user_id, b.app_bundle_id
+                FROM transactions t LEFT JOIN bindings b USING (original_transaction_id)
+                WHERE t.transaction_id = \(transactionID) OR t.original_transaction_id = \(transactionID) LIMIT 1
+                """, logger: logger)
+            for try await (original, owner, bundle) in rows.decode((String, String?, String?).self) {
+                return FoundPurchase(originalTransactionID: original, owner: owner.map(AppUserID.init(rawValue:)), appBundleID: bundle)
+            }
+            return nil
+        }
+    }
+
     public func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] {
         try await perform("read timeline of \(user)") {
             let rows = try await client.query(

@@ -102,6 +102,21 @@ public struct SQLiteStorage: SubscriberStorage {
         try await read("look up app account token \(token)") { db in try SQLiteRows.appUser(forToken: token, db) }
     }
 
+    public func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase? {
+        try await read("look up transaction \(transactionID)") { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT t.original_transaction_id, b.app_user_id, b.app_bundle_id
+                    FROM transactions t LEFT JOIN bindings b USING (original_transaction_id)
+                    WHERE t.transaction_id = ?1 OR t.original_transaction_id = ?1 LIMIT 1
+                    """),
+                arguments: [transactionID]
+            ).map { row in
+                FoundPurchase(originalTransactionID: row[0], owner: (row[1] as String?).map(AppUserID.init(rawValue:)), appBundleID: row[2])
+            }
+        }
+    }
+
     public func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] {
         try await read("read timeline of \(user)") { db in
             let rows = try Row.fetchAll(

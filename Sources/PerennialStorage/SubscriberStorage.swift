@@ -32,6 +32,11 @@ public protocol SubscriberStorage: WebhookOutbox, ReconciliationSchedule {
     /// The user a StoreKit 2 purchase's app account token belongs to.
     func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID?
 
+    /// The purchase a transaction id belongs to — the id of any of its transactions, or its
+    /// original transaction id (the id in Apple's receipt emails and support requests) — with its
+    /// owner; nil when no stored transaction has it.
+    func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase?
+
     /// The user's audit entries, oldest first.
     func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry]
 

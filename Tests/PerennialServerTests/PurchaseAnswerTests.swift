@@ -59,6 +59,9 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     }
     func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID { try await base.appAccountToken(for: user) }
     func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID? { try await base.appUser(forAppAccountToken: token) }
+    func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase? {
+        try await base.purchase(ofTransaction: transactionID)
+    }
     func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] { try await base.timeline(of: user) }
     func evidence(id: Int64) async throws(StorageError) -> StoredEvidence? { try await base.evidence(id: id) }
     func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] { try await base.pendingOutbox(limit: limit) }

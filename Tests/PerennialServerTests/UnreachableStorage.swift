@@ -12,6 +12,7 @@ struct UnreachableStorage: SubscriberStorage {
     func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet { throw failure }
     func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID { throw failure }
     func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID? { throw failure }
+    func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase? { throw failure }
     func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] { throw failure }
     func evidence(id: Int64) async throws(StorageError) -> StoredEvidence? { throw failure }
     func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] { throw failure }

@@ -20,6 +20,7 @@ public struct StorageContract: Sendable {
         case failedApplyLeavesNoRows
         case migrationsAreIdempotent
         case pingAnswersAndEvidenceIsCounted
+        case purchasesAreFoundByAnyOfTheirTransactionIDs
     }
 
     /// Makes a fresh, empty, not yet migrated storage.
@@ -46,6 +47,7 @@ public struct StorageContract: Sendable {
         case .failedApplyLeavesNoRows: try await failedApplyLeavesNoRows(storage)
         case .migrationsAreIdempotent: try await migrationsAreIdempotent(storage)
         case .pingAnswersAndEvidenceIsCounted: try await pingAnswersAndEvidenceIsCounted(storage)
+        case .purchasesAreFoundByAnyOfTheirTransactionIDs: try await purchasesAreFoundByAnyOfTheirTransactionIDs(storage)
         }
     }
 
@@ -227,5 +229,20 @@ public struct StorageContract: Sendable {
         }
         // The duplicate and the failed apply stored nothing.
         #expect(try await storage.evidenceCount() == 1)
+    }
+
+    func purchasesAreFoundByAnyOfTheirTransactionIDs(_ storage: any SubscriberStorage) async throws {
+        _ = try applied(try await storage.apply(purchase("k1", by: alice), with: ContractFixture.applier(), now: now))
+        let renewal = ContractFixture.transaction("1001", original: "1000", purchased: 1)
+        _ = try applied(
+            try await storage.apply(
+                ContractFixture.evidence("k2", by: nil, EvidenceRecords(transactions: [renewal])), with: ContractFixture.applier(),
+                now: now))
+        _ = try applied(try await storage.apply(purchase("k3", by: nil, original: "2000"), with: ContractFixture.applier(), now: now))
+        let owned = FoundPurchase(originalTransactionID: "1000", owner: alice, appBundleID: ContractFixture.bundleID)
+        #expect(try await storage.purchase(ofTransaction: "1000") == owned)
+        #expect(try await storage.purchase(ofTransaction: "1001") == owned)
+        #expect(try await storage.purchase(ofTransaction: "2000") == FoundPurchase(originalTransactionID: "2000", owner: nil, appBundleID: nil))
+        #expect(try await storage.purchase(ofTransaction: "9999") == nil)
     }
 }

@@ -20,3 +20,26 @@ public struct OfferSignatureResponse: Codable, Equatable, Sendable {
     /// Base64 DER ECDSA signature.
     public var signature: String
 }
+
+/// `GET /admin/v1/purchases/{transactionId}`: whose purchase a transaction id is, and that
+/// subscriber now.
+public struct PurchaseLookupResponse: Codable, Equatable, Sendable {
+    public var originalTransactionId: String
+    /// `null` while nobody presented the purchase.
+    public var appUserId: String?
+    /// The owner's subscriber answer in the app the purchase is bound in; `null` without an owner.
+    public var subscriber: SubscriberResponse?
+
+    public init(originalTransactionId: String, appUserId: String?, subscriber: SubscriberResponse?) {
+        self.originalTransactionId = originalTransactionId
+        self.appUserId = appUserId
+        self.subscriber = subscriber
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(originalTransactionId, forKey: .originalTransactionId)
+        try container.encode(appUserId, forKey: .appUserId)
+        try container.encode(subscriber, forKey: .subscriber)
+    }
+}
