@@ -19,6 +19,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     AppleRoutes(dependencies: dependencies).add(to: router)
     AdminRoutes(dependencies: dependencies).add(to: router)
     WebhookAdminRoutes(dependencies: dependencies).add(to: router)
+    SupportRoutes(dependencies: dependencies).add(to: router)
     return router
 }
 

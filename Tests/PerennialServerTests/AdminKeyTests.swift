@@ -32,6 +32,13 @@ import Testing
             for key in ["sk_full", ServerHarness.adminKey] {
                 #expect(try await client.send(.post, "/admin/v1/webhooks/replay", key: key, body: Self.replay).status == .accepted)
             }
+            // Asking Apple for an order applies its answer: support scope and up, and the app needs
+            // Server API keys (this one has none).
+            let order = "/admin/v1/apps/\(ServerHarness.appID)/orders/MJOXVBDJ37L"
+            #expect(try await client.send(.get, order, key: "sk_read_only").status == .forbidden)
+            let unconfigured = try await client.send(.get, order, key: "sk_support")
+            #expect(unconfigured.status == .notImplemented)
+            #expect(try unconfigured.decode(ErrorBody.self).error == "notConfigured")
             let unknown = try await client.send(.get, "/admin/v1/subscribers/alice", key: "sk_nobody")
             #expect(unknown.status == .unauthorized)
             #expect(try unknown.decode(ErrorBody.self).error == "unauthorized")

@@ -150,6 +150,33 @@ public struct AppEvidenceVerifier: Sendable {
         return Verified(records: records, environment: environment, raw: data, form: "serverAPI")
     }
 
+    /// The App Store Server API's Look Up Order ID answer: the order's signed transactions, each
+    /// verified; nil when Apple knows no such order (status 1) or it has no transaction.
+    public func orderLookup(_ data: Data) async throws(EvidenceError) -> Verified? {
+        let response: OrderLookupResponse
+        do {
+            response = try JSONDecoder().decode(OrderLookupResponse.self, from: data)
+        } catch {
+            throw .invalidEvidence("order lookup: \(error)")
+        }
+        guard response.status == .valid, let signed = response.signedTransactions, !signed.isEmpty else { return nil }
+        var records = EvidenceRecords()
+        var environment: AppStoreEnvironment?
+        for jws in signed {
+            let verifier = try verifier(claimedBy: jws)
+            if environment == nil { environment = verifier.environment }
+            do {
+                records.transactions.append(try await verifier.verifyTransaction(jws).transaction(source: .serverAPI))
+            } catch let error as SignedDataVerificationError {
+                throw EvidenceError(error, accepted: accepted)
+            } catch {
+                throw .invalidEvidence("\(error)")
+            }
+        }
+        guard let environment else { return nil }
+        return Verified(records: records, environment: environment, raw: data, form: "serverAPI")
+    }
+
     /// The verifier of the environment a signed payload claims: read before verification to pick
     /// it, and checked again by that verifier after the signature, so a lie is caught.
     func verifier(claimedBy signed: String) throws(EvidenceError) -> SignedDataVerifier {

@@ -4,8 +4,7 @@ import PerennialCore
 import PerennialStorage
 
 /// The admin API (any admin key, read-only included): a subscriber as the server sees it in one
-/// app, the user's audit timeline with the evidence behind each entry, and the purchase a
-/// transaction id belongs to (what a support desk has from a customer's receipt email).
+/// app, and the user's audit timeline with the evidence behind each entry.
 struct AdminRoutes: Sendable {
     let dependencies: ServerDependencies
 
@@ -19,25 +18,6 @@ struct AdminRoutes: Sendable {
         subscribers.get(":appUserId/timeline") { _, context in
             JSONResponse.make(try await timeline(of: PathUser.from(context)))
         }
-        let purchases = router.group("admin/v1/purchases").add(middleware: dependencies.adminAuthentication(requiring: .readOnly))
-        purchases.get(":transactionId") { _, context in
-            guard let id = context.parameters.get("transactionId"), !id.isEmpty, id.allSatisfy(\.isNumber) else {
-                throw APIError.malformed("a transaction id is Apple's decimal id (the original transaction id, or any of its transactions')")
-            }
-            return JSONResponse.make(try await lookUp(transactionID: id))
-        }
-    }
-
-    /// The purchase `transactionID` belongs to, its owner and the owner's subscriber answer now.
-    private func lookUp(transactionID: String) async throws -> PurchaseLookupResponse {
-        guard let found = try await dependencies.storage.purchase(ofTransaction: transactionID) else {
-            throw APIError.notFound("no stored transaction has the id \(transactionID)")
-        }
-        var subscriber: SubscriberResponse?
-        if let owner = found.owner, let app = dependencies.apps.apps.first(where: { $0.bundleID == found.appBundleID }) {
-            subscriber = try await dependencies.pipeline(for: app).answer(for: owner, now: dependencies.clock.now)
-        }
-        return PurchaseLookupResponse(originalTransactionId: found.originalTransactionID, appUserId: found.owner?.rawValue, subscriber: subscriber)
     }
 
     /// The app named by `?app=`, or the only configured app.

@@ -84,6 +84,24 @@ extension IngestError: HTTPResponseError, CodedError {
     }
 }
 
+/// A call to the App Store Server API that failed: 503 when Apple could not be reached or kept
+/// failing (try again), 502 when it refused.
+extension AppStoreServerAPIError: HTTPResponseError, CodedError {
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .transport, .rateLimited, .retriesExhausted: .serviceUnavailable
+        default: .badGateway
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .transport, .rateLimited, .retriesExhausted: "appleUnavailable"
+        default: "upstreamRejected"
+        }
+    }
+}
+
 /// An offer that cannot be signed as asked (an empty or invalid identifier) is 422.
 extension OfferSignatureError: HTTPResponseError, CodedError {
     public var status: HTTPResponse.Status { .unprocessableContent }

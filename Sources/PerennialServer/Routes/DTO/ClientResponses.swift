@@ -1,3 +1,4 @@
+public import Foundation
 /// `GET /v1/subscribers/{appUserId}/app-account-token`.
 public struct AppAccountTokenResponse: Codable, Equatable, Sendable {
     /// Lowercased UUID to pass to StoreKit 2 purchases, tying them to the app user.
@@ -42,4 +43,29 @@ public struct PurchaseLookupResponse: Codable, Equatable, Sendable {
         try container.encode(appUserId, forKey: .appUserId)
         try container.encode(subscriber, forKey: .subscriber)
     }
+}
+
+/// `GET /admin/v1/apps/{appId}/orders/{orderId}`: the purchases of an order, after applying what
+/// Apple answered about it.
+public struct OrderLookupAnswer: Codable, Equatable, Sendable {
+    public var orderId: String
+    public var purchases: [PurchaseLookupResponse]
+}
+
+/// `POST /admin/v1/apps/{appId}/test-notifications`: the token to check the delivery with.
+public struct TestNotificationRequested: Codable, Equatable, Sendable {
+    public var testNotificationToken: String
+}
+
+/// `GET /admin/v1/apps/{appId}/test-notifications/{token}`: whether Apple delivered it.
+public struct TestNotificationStatus: Codable, Equatable, Sendable {
+    public struct Attempt: Codable, Equatable, Sendable {
+        public var attemptDate: Date?
+        /// Apple's `sendAttemptResult` (`SUCCESS`, `TIMED_OUT`, `NO_RESPONSE`, …).
+        public var result: String
+    }
+
+    /// Whether an attempt succeeded: this server answered Apple 200.
+    public var arrived: Bool
+    public var attempts: [Attempt]
 }
