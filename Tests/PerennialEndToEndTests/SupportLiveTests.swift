@@ -3,6 +3,7 @@ import NIOHTTP1
 import PerennialAppStore
 import PerennialLiveHarness
 import PerennialSimulator
+import PerennialStorage
 import Testing
 
 /// The support desk's Apple actions over HTTP against the simulator's App Store Server API: a test
@@ -66,5 +67,56 @@ struct SupportLiveTests {
             await system.stop()
             throw error
         }
+    }
+
+    @Test func anExtensionMovesTheExpiryAndTheTimelineSaysWhoAndWhy() async throws {
+        let system = try await LiveSystem.start()
+        do {
+            let http = LiveHTTP(system: system)
+            try await http.account("alice")
+            let bought = try await http.buy(LiveCatalog.standardMonthly, account: "alice")
+            let jws = try #require(bought.json["signedTransaction"] as? String)
+            let posted = try await http.postTransaction(jws, user: "alice")
+            #expect(posted.status == 200)
+            let original = try #require(posted.subscriptions.first?["originalTransactionId"] as? String)
+            let before = try Self.expiry(posted)
+            let path = "admin/v1/apps/\(system.appID)/subscriptions/\(original)/extend"
+            let evidenceBefore = try await system.storage.evidenceCount()
+
+            let tooLong = try await http.server(.POST, path, body: #"{"extendByDays": 91, "extendReasonCode": 3}"#, bearer: system.adminKey)
+            #expect(tooLong.status == 400 && (tooLong.json["message"] as? String)?.contains("1 to 90") == true)
+            let badReason = try await http.server(.POST, path, body: #"{"extendByDays": 5, "extendReasonCode": 7}"#, bearer: system.adminKey)
+            #expect(badReason.status == 400)
+            #expect(try await system.storage.evidenceCount() == evidenceBefore)
+
+            let extended = try await http.server(
+                .POST, path, body: #"{"extendByDays": 10, "extendReasonCode": 3, "reason": "outage on the 12th"}"#, bearer: system.adminKey)
+            #expect(extended.status == 200, "\(extended.text)")
+            // The sandbox compresses time as Apple's does (a month lasts five minutes): 10 days are 100 s.
+            #expect(try Self.expiry(extended) == before.addingTimeInterval(10 * Self.sandboxDay), "\(before) → \(extended.text)")
+
+            let refreshed = try await http.server(
+                .POST, "admin/v1/apps/\(system.appID)/subscribers/alice/refresh", body: #"{"reason": "customer wrote in"}"#, bearer: system.adminKey)
+            #expect(refreshed.status == 200)
+            #expect(try Self.expiry(refreshed) == before.addingTimeInterval(10 * Self.sandboxDay))
+
+            let timeline = try await http.server(.GET, "admin/v1/subscribers/alice/timeline", bearer: system.adminKey)
+            let requested = (timeline.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["requestedBy"] as? [String: String] }
+            #expect(requested.contains(["admin": "admin", "action": "extend", "reason": "10 days: outage on the 12th"]))
+            #expect(requested.contains(["admin": "admin", "action": "refresh", "reason": "customer wrote in"]))
+            await system.stop()
+        } catch {
+            await system.stop()
+            throw error
+        }
+    }
+
+    /// A day of the sandbox's compressed time: a 30-day month lasts five minutes.
+    static let sandboxDay: TimeInterval = 300.0 / 30
+
+    /// The only subscription's `expiresDate`.
+    static func expiry(_ response: LiveHTTP.Response) throws -> Date {
+        let text = try #require(response.subscriptions.first?["expiresDate"] as? String)
+        return try #require(try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
     }
 }

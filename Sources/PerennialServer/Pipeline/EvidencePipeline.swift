@@ -73,10 +73,16 @@ public struct EvidencePipeline: Sendable {
     }
 
     /// Verifies, normalizes and applies `evidence`; a refusal is counted and stores nothing.
-    public func ingest(_ evidence: Evidence, now: Date) async throws(IngestError) -> Outcome {
+    /// `requestedBy` names the operator's action that asked Apple for it, kept in the timeline.
+    public func ingest(_ evidence: Evidence, now: Date, requestedBy: AdminAction? = nil) async throws(IngestError) -> Outcome {
         let verified = try await verify(evidence, now: now)
-        guard let incoming = incoming(evidence, verified, now: now) else {
+        guard var incoming = incoming(evidence, verified, now: now) else {
             return Outcome(result: nil, notificationType: verified.notificationType)
+        }
+        if let requestedBy {
+            // Each operator request is evidence of its own, even at an instant already asked about.
+            incoming.requestedBy = requestedBy
+            incoming.idempotencyKey = "admin:\(requestedBy.action):\(UUID().uuidString.lowercased())"
         }
         return Outcome(result: try await apply(incoming, now: now), notificationType: verified.notificationType)
     }

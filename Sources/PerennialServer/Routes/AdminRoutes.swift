@@ -52,7 +52,8 @@ struct AdminRoutes: Sendable {
                     presenter: entry.entry.detail.ownershipChange?.presenter.rawValue,
                     failure: entry.entry.detail.failure.map {
                         TimelineResponse.Failure(error: $0.error, attempts: $0.attempts, nextAttemptAt: $0.nextAttemptAt)
-                    })
+                    },
+                    requestedBy: entry.entry.detail.action.map { TimelineResponse.RequestedBy(admin: $0.admin, action: $0.action, reason: $0.reason) })
             })
     }
 }

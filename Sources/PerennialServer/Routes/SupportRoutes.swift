@@ -10,9 +10,12 @@ import PerennialStorage
 /// applying what it answers), and check that Apple's notifications reach the server (a test
 /// notification and its delivery status).
 ///
-/// Reading needs any admin key; asking Apple for an order applies its transactions, so it needs
-/// the support scope, as does requesting a test notification. Each action is logged with the
-/// key's name.
+/// Refreshing a subscriber from Apple and extending a subscription's renewal date act on it for
+/// the operator: what Apple then answers is applied as evidence whose timeline entry names the
+/// admin key and the reason.
+///
+/// Reading needs any admin key; everything that asks Apple to act, or applies its answer, needs
+/// the support scope. Each action is logged with the key's name.
 struct SupportRoutes: Sendable {
     let dependencies: ServerDependencies
 
@@ -35,14 +38,58 @@ struct SupportRoutes: Sendable {
             guard let verified = try await app.verifier.orderLookup(answer), let first = verified.records.transactions.first else {
                 throw APIError.notFound("Apple knows no order \(order) of app \(app.id)")
             }
-            let now = dependencies.clock.now
-            _ = try await dependencies.pipeline(for: app).ingest(.appleAnswer(verified, originalTransactionID: first.originalTransactionID), now: now)
+            let action = AdminAction(admin: context.adminName, action: "orderLookup", reason: "order \(order)")
+            _ = try await dependencies.pipeline(for: app).ingest(
+                .appleAnswer(verified, originalTransactionID: first.originalTransactionID), now: dependencies.clock.now, requestedBy: action)
             var purchases: [PurchaseLookupResponse] = []
             for id in Set(verified.records.transactions.map(\.originalTransactionID)).sorted() {
                 if let found = try await lookUp(transactionID: id) { purchases.append(found) }
             }
             dependencies.logger.info("admin action: order looked up", metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "orderId": "\(order)"])
             return JSONResponse.make(OrderLookupAnswer(orderId: order, purchases: purchases))
+        }
+        actions.post("apps/:appId/subscribers/:appUserId/refresh") { request, context in
+            let (app, client) = try serverAPI(context)
+            let user = try PathUser.from(context)
+            let body = try await Self.decodeOptional(ActionRequest.self, from: request)
+            let records = try await dependencies.storage.records(ownedBy: user, appBundleID: app.bundleID)
+            let subscriptions = Set(records.evidence.transactions.filter { $0.productType == .autoRenewable }.map(\.originalTransactionID))
+            guard !subscriptions.isEmpty else { throw APIError.notFound("\(user) has no subscription in app \(app.id)") }
+            let action = AdminAction(admin: context.adminName, action: "refresh", reason: body?.reason)
+            for id in subscriptions.sorted() { try await refresh(id, app: app, client: client, action: action) }
+            dependencies.logger.info("admin action: subscriber refreshed from Apple", metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "appUserId": "\(user)"])
+            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now))
+        }
+        actions.post("apps/:appId/subscriptions/:originalTransactionId/extend") { request, context in
+            let (app, client) = try serverAPI(context)
+            guard let id = context.parameters.get("originalTransactionId"), Self.isTransactionID(id) else {
+                throw APIError.malformed("an original transaction id is Apple's decimal id")
+            }
+            let body = try await JSONResponse.decode(ExtensionRequest.self, from: request)
+            guard (1...90).contains(body.extendByDays) else {
+                throw APIError.malformed("extendByDays must be from 1 to 90, Apple's limit for one extension (got \(body.extendByDays))")
+            }
+            guard (0...3).contains(body.extendReasonCode) else {
+                throw APIError.malformed(
+                    "extendReasonCode must be Apple's 0 (undeclared), 1 (customer satisfaction), 2 (other) or 3 (service issue or outage), got \(body.extendReasonCode)")
+            }
+            guard let found = try await dependencies.storage.purchase(ofTransaction: id), found.originalTransactionID == id,
+                let owner = found.owner, found.appBundleID == app.bundleID
+            else { throw APIError.notFound("no subscription \(id) bound to a user of app \(app.id)") }
+            let requestJSON = try JSONEncoder().encode(
+                ExtendRenewalDateRequest(
+                    extendByDays: body.extendByDays, extendReasonCode: ExtendReasonCode(rawValue: body.extendReasonCode),
+                    requestIdentifier: UUID().uuidString.lowercased()))
+            let extended: ExtendRenewalDateResponse = try await client.send(
+                .extendRenewalDate(originalTransactionID: id, body: ServerAPIRequestBody(json: requestJSON)))
+            guard extended.success == true else {
+                throw APIError(status: .unprocessableContent, code: "extensionRefused", message: "Apple did not extend subscription \(id)")
+            }
+            let reason = body.reason.map { "\(body.extendByDays) days: \($0)" } ?? "\(body.extendByDays) days"
+            try await refresh(id, app: app, client: client, action: AdminAction(admin: context.adminName, action: "extend", reason: reason))
+            dependencies.logger.info(
+                "admin action: subscription extended", metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(id)"])
+            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: dependencies.clock.now))
         }
         actions.post("apps/:appId/test-notifications") { _, context in
             let (app, client) = try serverAPI(context)
@@ -59,6 +106,26 @@ struct SupportRoutes: Sendable {
                 TestNotificationStatus.Attempt(attemptDate: $0.attemptDate, result: $0.sendAttemptResult?.rawValue ?? "UNKNOWN")
             }
             return JSONResponse.make(TestNotificationStatus(arrived: attempts.contains { $0.result == "SUCCESS" }, attempts: attempts))
+        }
+    }
+
+    /// Asks Apple for the subscription's statuses now and applies them, attributed to `action`.
+    private func refresh(_ originalTransactionID: String, app: AppContext, client: AppStoreServerAPIClient, action: AdminAction) async throws {
+        let answer = try await client.sendReturningData(.subscriptionStatuses(transactionID: originalTransactionID))
+        let fallback = app.environments.first ?? .production
+        let verified = try await app.verifier.subscriptionStatuses(answer, fallback: fallback)
+        _ = try await dependencies.pipeline(for: app).ingest(
+            .appleAnswer(verified, originalTransactionID: originalTransactionID), now: dependencies.clock.now, requestedBy: action)
+    }
+
+    /// An optional JSON body: none is nil, a malformed one is refused.
+    private static func decodeOptional<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T? {
+        let data = try await JSONResponse.body(of: request)
+        guard !data.isEmpty else { return nil }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw APIError.malformed("the body is not a valid \(T.self): \(error)")
         }
     }
 

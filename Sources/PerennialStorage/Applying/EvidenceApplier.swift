@@ -65,7 +65,7 @@ public struct EvidenceApplier: Sendable {
                 plan.audit.append(
                     AuditEntry.Draft(
                         appUserID: user, at: now, kind: .evidenceApplied,
-                        detail: AuditDetail(originalTransactionIDs: owned, eventIDs: events.map(\.id))))
+                        detail: AuditDetail(originalTransactionIDs: owned, eventIDs: events.map(\.id), action: evidence.requestedBy)))
             }
         }
         let unowned = touched.filter { owners[$0] == nil }

@@ -58,14 +58,18 @@ public struct AuditDetail: Hashable, Sendable, Codable {
     public var ownershipChange: OwnershipChange?
     /// For a failed reconciliation check: what went wrong, and when the check is due again.
     public var failure: CheckFailure?
+    /// For evidence an operator asked Apple for: who, what and why.
+    public var action: AdminAction?
 
     public init(
-        originalTransactionIDs: [String], eventIDs: [String] = [], ownershipChange: OwnershipChange? = nil, failure: CheckFailure? = nil
+        originalTransactionIDs: [String], eventIDs: [String] = [], ownershipChange: OwnershipChange? = nil, failure: CheckFailure? = nil,
+        action: AdminAction? = nil
     ) {
         self.originalTransactionIDs = originalTransactionIDs
         self.eventIDs = eventIDs
         self.ownershipChange = ownershipChange
         self.failure = failure
+        self.action = action
     }
 
     /// The detail of a `reconciliationFailed` entry, as every back end stores it.
@@ -85,5 +89,22 @@ public struct AuditDetail: Hashable, Sendable, Codable {
             self.attempts = attempts
             self.nextAttemptAt = nextAttemptAt
         }
+    }
+}
+
+/// An operator's action that brought evidence in (asking Apple to refresh or extend a
+/// subscription, looking up an order), kept in the timeline so support sees who did it and why.
+public struct AdminAction: Hashable, Sendable, Codable {
+    /// The admin key's name.
+    public var admin: String
+    /// `refresh`, `extend`, `orderLookup`.
+    public var action: String
+    /// Why, as the operator wrote it.
+    public var reason: String?
+
+    public init(admin: String, action: String, reason: String?) {
+        self.admin = admin
+        self.action = action
+        self.reason = reason
     }
 }

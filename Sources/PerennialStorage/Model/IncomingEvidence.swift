@@ -20,6 +20,8 @@ public struct IncomingEvidence: Hashable, Sendable {
     /// The app user who posted it; nil for Apple's notifications and Perennial's own jobs.
     public var presentedBy: AppUserID?
     public var environment: AppStoreEnvironment
+    /// The operator's action that asked Apple for it; nil for everything Apple and apps send.
+    public var requestedBy: AdminAction?
 
     public init(
         appBundleID: String,
@@ -29,7 +31,8 @@ public struct IncomingEvidence: Hashable, Sendable {
         receivedAt: Date,
         records: EvidenceRecords,
         presentedBy: AppUserID?,
-        environment: AppStoreEnvironment
+        environment: AppStoreEnvironment,
+        requestedBy: AdminAction? = nil
     ) {
         self.appBundleID = appBundleID
         self.kind = kind
@@ -39,6 +42,7 @@ public struct IncomingEvidence: Hashable, Sendable {
         self.records = records
         self.presentedBy = presentedBy
         self.environment = environment
+        self.requestedBy = requestedBy
     }
 
     /// The subscriptions (and one-time purchases) the evidence touches, sorted: the keys a back end

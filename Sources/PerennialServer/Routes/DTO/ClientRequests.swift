@@ -27,3 +27,24 @@ public struct OfferSignatureRequest: Codable, Sendable {
         self.offerId = offerId
     }
 }
+
+/// The body of an admin action: why, as the operator writes it (kept in the timeline).
+public struct ActionRequest: Codable, Equatable, Sendable {
+    public var reason: String?
+}
+
+/// `POST /admin/v1/apps/{appId}/subscriptions/{originalTransactionId}/extend`.
+public struct ExtensionRequest: Codable, Equatable, Sendable {
+    /// 1–90 days (Apple's limit for one extension; Apple allows two per year per subscription).
+    public var extendByDays: Int
+    /// Apple's reason: 0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.
+    public var extendReasonCode: Int
+    /// Why, for the timeline.
+    public var reason: String?
+
+    public init(extendByDays: Int, extendReasonCode: Int, reason: String? = nil) {
+        self.extendByDays = extendByDays
+        self.extendReasonCode = extendReasonCode
+        self.reason = reason
+    }
+}

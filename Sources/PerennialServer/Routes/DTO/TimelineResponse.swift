@@ -17,6 +17,15 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
         public var presenter: String?
         /// For `reconciliationFailed`: why Apple gave no answer, and when the check is due again.
         public var failure: Failure?
+        /// For evidence an operator asked Apple for: the admin key's name, the action and why.
+        public var requestedBy: RequestedBy?
+    }
+
+    /// Who asked Apple for the entry's evidence, and why.
+    public struct RequestedBy: Codable, Equatable, Sendable {
+        public var admin: String
+        public var action: String
+        public var reason: String?
     }
 
     /// A reconciliation check that got no answer from Apple (it has no evidence).
