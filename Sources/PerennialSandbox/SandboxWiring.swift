@@ -35,7 +35,8 @@ public struct SandboxWiring: Sendable {
     /// The App Store Connect issuer id both sides agree on.
     public let issuerID: String
 
-    /// A wiring; a fresh Server API key by default, since nothing outside the pair needs it.
+    /// A wiring; a fresh Server API key by default, unless a client outside the pair must call the
+    /// simulator too (`serve --simulator --server-api-key`: ``SimulatorServerAPIKey``).
     public init(
         appID: String,
         bundleID: String,

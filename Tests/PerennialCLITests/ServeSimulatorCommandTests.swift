@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PerennialLiveHarness
 import Testing
@@ -23,12 +24,19 @@ import Darwin
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try FreePort.loopback()
         let simulatorPort = try FreePort.loopback()
+        // The user's App Store Server API key: the simulator accepts it, the server signs with it.
+        let key = P256.Signing.PrivateKey()
+        let keyFile = directory.appendingPathComponent("key.p8")
+        try Data(key.pemRepresentation.utf8).write(to: keyFile)
+        let adminKey = "sk_test_\(UUID().uuidString)"
         let process = Process()
         process.executableURL = try CLIProcess.executable()
         process.arguments = [
             "serve", "--simulator", "--port", String(port), "--simulator-port", String(simulatorPort),
             "--database", "sqlite:\(directory.appendingPathComponent("perennial.sqlite").path)",
+            "--server-api-key", keyFile.path, "--key-id", SimulatorServerAPIKeyTests.keyID, "--issuer-id", SimulatorServerAPIKeyTests.issuerID,
         ]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PERENNIAL_ADMIN_KEY": adminKey]) { _, new in new }
         process.currentDirectoryURL = Self.repositoryRoot
         let output = Pipe()
         process.standardOutput = output
@@ -60,6 +68,17 @@ import Darwin
         let refused = try await Self.send("GET", server.appendingPathComponent("v1/subscribers/alice"), nil, bearer: "pk_wrong")
         #expect(refused.status == 401)
 
+        // A client outside the process calls the simulator's Server API with the user's key…
+        let originalTransactionID = try #require(bought.json["originalTransactionId"] as? String)
+        let statuses = try await Self.send(
+            "GET", simulator.appendingPathComponent("inApps/v1/subscriptions/\(originalTransactionID)"), nil,
+            bearer: try SimulatorServerAPIKeyTests.token(key: key, bundleID: "com.example.perennial"))
+        #expect(statuses.status == 200)
+        // …and the server's own Server API client, signing with the same key, is accepted too.
+        let testNotification = try await Self.send(
+            "POST", server.appendingPathComponent("admin/v1/apps/demo/test-notifications"), nil, bearer: adminKey)
+        #expect(testNotification.status == 202)
+
         kill(process.processIdentifier, SIGTERM)
         #expect(await process.exited())
         #expect(process.terminationReason == .exit)
@@ -67,6 +86,8 @@ import Darwin
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(printed.contains("pk_demo"))
         #expect(printed.contains("http://127.0.0.1:\(simulatorPort)/simulator/v1/purchases"))
+        #expect(printed.contains("App Store Server API http://127.0.0.1:\(simulatorPort)"))
+        #expect(printed.contains("kid \(SimulatorServerAPIKeyTests.keyID)  iss \(SimulatorServerAPIKeyTests.issuerID)  bid com.example.perennial"))
     }
 
     private static func send(

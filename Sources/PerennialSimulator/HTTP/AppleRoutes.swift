@@ -14,7 +14,9 @@ struct AppleRoutes {
         router.post("sandbox/verifyReceipt") { request, _ in await verifyReceipt(request, endpoint: .sandbox) }
         router.post("production/verifyReceipt") { request, _ in await verifyReceipt(request, endpoint: .production) }
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
-            router.on("inApps/**", method: method) { request, _ in await ServerAPIRouting.respond(to: request, simulator: simulator) }
+            router.on("inApps/**", method: method) { request, context in
+                await ServerAPIRouting.respond(to: request, simulator: simulator, logger: context.logger)
+            }
         }
     }
 

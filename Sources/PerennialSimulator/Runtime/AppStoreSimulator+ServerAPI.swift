@@ -16,6 +16,20 @@ extension AppStoreSimulator {
         return await responder.respond(to: request, backend: self, now: now, tokenTime: tokenTime)
     }
 
+    /// Why the Server API refuses the bearer token of `authorization` (the header's whole value)
+    /// now, or nil when it accepts it; for the simulator's log, since Apple's 401 has no body.
+    public func serverAPIRefusal(authorization: String?) -> String? {
+        guard let credentials = setup.serverAPICredentials else {
+            return "the simulator has no Server API key and refuses every token (start it with --server-api-key FILE --key-id ID --issuer-id ID)"
+        }
+        do {
+            try ServerAPIAuthenticator(credentials: credentials).authenticate(authorization: authorization, now: tokenTime)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// Servers mint bearer tokens from their own clocks: the real time for a virtual clock, the
     /// followed clock (without the skip) otherwise.
     private var tokenTime: Date {

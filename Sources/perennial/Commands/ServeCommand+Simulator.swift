@@ -37,7 +37,17 @@ extension ServeCommand {
         else {
             throw ValidationError("--host \(configuration.host) does not make a URL")
         }
-        let wiring = SandboxWiring(appID: Self.demoAppID, bundleID: app.bundleID, appAppleID: app.appAppleID, serverURL: serverURL)
+        // With the user's key, the server's reconciliation client signs with it too, so the
+        // simulator accepts one key, as Apple does for a team with one In-App Purchase key.
+        let userKey = try simulatorServerAPIKey()
+        let wiring =
+            if let userKey {
+                SandboxWiring(
+                    appID: Self.demoAppID, bundleID: app.bundleID, appAppleID: app.appAppleID, serverURL: serverURL,
+                    serverAPIKey: userKey.privateKey, serverAPIKeyID: userKey.keyID, issuerID: userKey.issuerID)
+            } else {
+                SandboxWiring(appID: Self.demoAppID, bundleID: app.bundleID, appAppleID: app.appAppleID, serverURL: serverURL)
+            }
         let simulator = try AppStoreSimulator(
             setup: SimulatorSetup(
                 catalog: catalog, bundleID: app.bundleID, time: .wall,
@@ -56,8 +66,11 @@ extension ServeCommand {
         let adminKey = configuration.adminKey.map(\.description) ?? "sk_demo_\(UUID().uuidString.lowercased())"
         if configuration.adminKey == nil { configuration.adminKey = SecretValue(adminKey) }
 
+        let serverAPI = SimulatorServerAPIBanner.text(
+            baseURL: simulatorURL.absoluteString, bundleID: app.bundleID, key: userKey, inMemoryKey: (wiring.serverAPIKeyID, wiring.issuerID))
         let quickStart = Self.quickStart(
-            server: serverURL, simulator: simulatorURL, adminKey: adminKey, product: catalog.products.first(where: { $0.type == .autoRenewable })?.id)
+            server: serverURL, simulator: simulatorURL, serverAPI: serverAPI, adminKey: adminKey,
+            product: catalog.products.first(where: { $0.type == .autoRenewable })?.id)
         var simulatorLogger = Logger(label: "perennial.simulator")
         simulatorLogger.logLevel = .notice
         let application = buildSimulatorApplication(
@@ -67,13 +80,28 @@ extension ServeCommand {
         return [application, SimulatorClockFollower(simulator: simulator, logger: simulatorLogger)]
     }
 
+    /// The key of `--server-api-key`, `--key-id` and `--issuer-id`, or nil without them; they
+    /// configure the simulator, so they need `--simulator`.
+    func simulatorServerAPIKey() throws -> SimulatorServerAPIKey? {
+        if !simulator, serverAPIKey != nil || keyID != nil || issuerID != nil {
+            throw ValidationError(
+                "--server-api-key, --key-id and --issuer-id configure the simulator's Server API and need --simulator (a deployed server takes its key from the configuration file's serverAPI)")
+        }
+        do {
+            return try SimulatorServerAPIKey.load(file: serverAPIKey, keyID: keyID, issuerID: issuerID)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// What to type next: buy on the simulated device, hand the JWS to the server, read the user.
-    static func quickStart(server: URL, simulator: URL, adminKey: String, product: String?) -> String {
+    /// `serverAPI` is ``SimulatorServerAPIBanner``'s block (ending with a newline).
+    static func quickStart(server: URL, simulator: URL, serverAPI: String, adminKey: String, product: String?) -> String {
         let product = product ?? "PRODUCT_ID"
         return """
             perennial server    \(server.absoluteString)  (app id \(demoAppID), client key \(demoPublicKey), admin key \(adminKey))
             App Store simulator \(simulator.absoluteString)  (sandbox: a month lasts 5 minutes)
-
+            \(serverAPI)
             Quick start:
               curl -s -X POST \(simulator.absoluteString)/simulator/v1/accounts -d '{"id":"alice","storefront":"USA"}'
               JWS=$(curl -s -X POST \(simulator.absoluteString)/simulator/v1/purchases \\

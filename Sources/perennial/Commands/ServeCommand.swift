@@ -7,6 +7,7 @@ import PerennialPostgres
 import PerennialSQLite
 import PerennialServer
 import PerennialStorage
+import PostgresNIO
 import Prometheus
 import ServiceLifecycle
 
@@ -56,6 +57,21 @@ struct ServeCommand: AsyncParsableCommand {
         help: "With --simulator, deliver the demo app's events to this URL, signed with the secret whsec_demo (`perennial load --webhook-port` listens for them).")
     var simulatorWebhook: String?
 
+    @Option(
+        name: .customLong("server-api-key"),
+        help: "With --simulator, an App Store Server API key (a P-256 private key in PKCS#8 PEM, as App Store Connect's .p8): the simulator's Server API accepts ES256 JWTs signed with it, and the server signs its own calls with it (needs --key-id and --issuer-id).")
+    var serverAPIKey: String?
+
+    @Option(name: .customLong("key-id"), help: "With --simulator, the key id of --server-api-key, the tokens' kid.")
+    var keyID: String?
+
+    @Option(name: .customLong("issuer-id"), help: "With --simulator, the issuer id the tokens' iss must name.")
+    var issuerID: String?
+
+    func validate() throws {
+        _ = try simulatorServerAPIKey()
+    }
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         var configuration = try ConfigurationLoader.load(file: config.map { URL(fileURLWithPath: $0) }, environment: environment)
@@ -84,7 +100,11 @@ struct ServeCommand: AsyncParsableCommand {
             storage = try SQLiteStorage(path: path)
             logger.info("using SQLite", metadata: ["path": "\(path)"])
         case .postgres(let url):
-            let postgres = PostgresStorage(configuration: try PostgresStorage.configuration(url: url), logger: Logger(label: "perennial.postgres"))
+            var postgresConfiguration = try PostgresStorage.configuration(url: url)
+            // An idle connection starts an idle-timeout and a keep-alive timer (child tasks, a dispatch timer) that its next lease cancels, up to two per read under load: a fixed pool without keep-alive starts none (docs/load.md, "PostgreSQL reads").
+            postgresConfiguration.options.minimumConnections = postgresConfiguration.options.maximumConnections
+            postgresConfiguration.options.keepAliveBehavior = nil
+            let postgres = PostgresStorage(configuration: postgresConfiguration, logger: Logger(label: "perennial.postgres"))
             services.append(postgres.client)
             storage = postgres
             logger.info("using PostgreSQL")

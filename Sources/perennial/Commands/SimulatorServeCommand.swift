@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import PerennialAppStore
 import PerennialCore
+import PerennialSandbox
 import PerennialSimulator
 
 /// `perennial simulator [serve] [--port 8090] [--catalog FILE] [--notify-v2 URL] …`: serves the
@@ -59,7 +60,23 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("send-once"), help: "Send each notification once, without Apple's retries (as Apple's sandbox does).")
     var sendOnce = false
 
+    @Option(
+        name: .customLong("server-api-key"),
+        help: "An App Store Server API key (a P-256 private key in PKCS#8 PEM, as App Store Connect's .p8): the Server API accepts ES256 JWTs signed with it (needs --key-id and --issuer-id).")
+    var serverAPIKey: String?
+
+    @Option(name: .customLong("key-id"), help: "The key id of --server-api-key, the tokens' kid.")
+    var keyID: String?
+
+    @Option(name: .customLong("issuer-id"), help: "The issuer id the tokens' iss must name.")
+    var issuerID: String?
+
+    func validate() throws {
+        _ = try loadServerAPIKey()
+    }
+
     func run() async throws {
+        let serverAPIKey = try loadServerAPIKey()
         let catalog = try loadCatalog()
         guard let timeScale = SimulatorServeCommand.timeScale(rate) else {
             throw ValidationError("--rate \(rate) is not one of 3min, 5min, 15min, 30min, 1h, production or Apple's MONTHLY_RENEWAL_… names")
@@ -75,7 +92,8 @@ struct SimulatorServeCommand: AsyncParsableCommand {
             time: virtualClock ? .virtual(start: start) : .wall,
             pki: rootsURL.map { .directory($0, receipts: true) } ?? .generate(receipts: true),
             wire: WireConfiguration(appAppleID: catalog.apps.first?.appAppleID, sharedSecret: sharedSecret),
-            targets: targets, retries: !sendOnce)
+            targets: targets, retries: !sendOnce,
+            serverAPICredentials: (bundleID ?? catalog.apps.first?.bundleID).flatMap { serverAPIKey?.credentials(bundleID: $0) })
         let simulator = try AppStoreSimulator(setup: setup)
         if let rootsURL { try writeRoots(simulator.pki, to: rootsURL) }
 
@@ -85,8 +103,10 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         let app = buildSimulatorApplication(
             simulator: simulator, configuration: ApplicationConfiguration(address: .hostname(host, port: port)), logger: logger,
             onServerRunning: { channel in
-                var lines = "perennial simulator listening on http://\(host):\(channel.localAddress?.port ?? 0)\n"
+                let baseURL = "http://\(host):\(channel.localAddress?.port ?? 0)"
+                var lines = "perennial simulator listening on \(baseURL)\n"
                 if let rootsURL { lines += "trusted roots written to \(rootsURL.path)\n" }
+                lines += SimulatorServerAPIBanner.text(baseURL: baseURL, bundleID: simulator.bundleID, key: serverAPIKey)
                 // Unbuffered, so a parent process reading the pipe sees the port at once.
                 FileHandle.standardOutput.write(Data(lines.utf8))
             })
@@ -104,6 +124,15 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         }
         defer { follower.cancel() }
         try await app.runService()
+    }
+
+    /// The key of `--server-api-key`, `--key-id` and `--issuer-id`, or nil without them.
+    private func loadServerAPIKey() throws -> SimulatorServerAPIKey? {
+        do {
+            return try SimulatorServerAPIKey.load(file: serverAPIKey, keyID: keyID, issuerID: issuerID)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     private func loadCatalog() throws -> Catalog {
