@@ -13,9 +13,7 @@ import Testing
 @Suite("End to end: support actions")
 struct SupportLiveTests {
     @Test func aRequestedTestNotificationIsReportedAsArrived() async throws {
-        let system = try await LiveSystem.start()
-        do {
-            let http = LiveHTTP(system: system)
+        try await Self.onALiveSystem { system, http in
             let requested = try await http.server(.POST, "admin/v1/apps/\(system.appID)/test-notifications", bearer: system.adminKey)
             #expect(requested.status == 202)
             let token = try #require(requested.json["testNotificationToken"] as? String)
@@ -27,20 +25,12 @@ struct SupportLiveTests {
             let unknown = try await http.server(
                 .GET, "admin/v1/apps/\(system.appID)/test-notifications/\(UUID().uuidString.lowercased())", bearer: system.adminKey)
             #expect(unknown.status == 502 && unknown.json["error"] as? String == "upstreamRejected")
-            await system.stop()
-        } catch {
-            await system.stop()
-            throw error
         }
     }
 
     @Test func anOrderIDFindsThePurchaseBeforeAndAfterTheAppPostsIt() async throws {
-        let system = try await LiveSystem.start()
-        do {
-            let http = LiveHTTP(system: system)
-            try await http.account("alice")
-            let bought = try await http.buy(LiveCatalog.standardMonthly, account: "alice")
-            let jws = try #require(bought.json["signedTransaction"] as? String)
+        try await Self.onALiveSystem { system, http in
+            let jws = try await Self.aliceBuys(http)
             let payload = try JSONSerialization.jsonObject(with: try JWSDecoding.unverifiedPayload(of: jws)) as? [String: Any]
             let transactionID = try #require(payload?["transactionId"] as? String)
             let order = try #require(SimulatedOrderID.orderID(forTransactionID: transactionID))
@@ -62,20 +52,12 @@ struct SupportLiveTests {
 
             let unknown = try await http.server(.GET, "admin/v1/apps/\(system.appID)/orders/MZZZZZZZZZ", bearer: system.adminKey)
             #expect(unknown.status == 404, "\(unknown.status) \(unknown.text)")
-            await system.stop()
-        } catch {
-            await system.stop()
-            throw error
         }
     }
 
     @Test func anExtensionMovesTheExpiryAndTheTimelineSaysWhoAndWhy() async throws {
-        let system = try await LiveSystem.start()
-        do {
-            let http = LiveHTTP(system: system)
-            try await http.account("alice")
-            let bought = try await http.buy(LiveCatalog.standardMonthly, account: "alice")
-            let jws = try #require(bought.json["signedTransaction"] as? String)
+        try await Self.onALiveSystem { system, http in
+            let jws = try await Self.aliceBuys(http)
             let posted = try await http.postTransaction(jws, user: "alice")
             #expect(posted.status == 200)
             let original = try #require(posted.subscriptions.first?["originalTransactionId"] as? String)
@@ -104,11 +86,26 @@ struct SupportLiveTests {
             let requested = (timeline.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["requestedBy"] as? [String: String] }
             #expect(requested.contains(["admin": "admin", "action": "extend", "reason": "10 days: outage on the 12th"]))
             #expect(requested.contains(["admin": "admin", "action": "refresh", "reason": "customer wrote in"]))
+        }
+    }
+
+    /// Runs `body` against a live server and simulator, stopped whatever happens.
+    static func onALiveSystem(_ body: (LiveSystem, LiveHTTP) async throws -> Void) async throws {
+        let system = try await LiveSystem.start()
+        do {
+            try await body(system, LiveHTTP(system: system))
             await system.stop()
         } catch {
             await system.stop()
             throw error
         }
+    }
+
+    /// Alice buys the standard monthly subscription on her device; returns its signed transaction.
+    static func aliceBuys(_ http: LiveHTTP) async throws -> String {
+        try await http.account("alice")
+        let bought = try await http.buy(LiveCatalog.standardMonthly, account: "alice")
+        return try #require(bought.json["signedTransaction"] as? String)
     }
 
     /// A day of the sandbox's compressed time: a 30-day month lasts five minutes.
