@@ -83,15 +83,11 @@ extension ServeCommand {
     /// The key of `--server-api-key`, `--key-id` and `--issuer-id`, or nil without them; they
     /// configure the simulator, so they need `--simulator`.
     func simulatorServerAPIKey() throws -> SimulatorServerAPIKey? {
-        if !simulator, serverAPIKey != nil || keyID != nil || issuerID != nil {
+        if !simulator, serverAPIKey.isGiven {
             throw ValidationError(
                 "--server-api-key, --key-id and --issuer-id configure the simulator's Server API and need --simulator (a deployed server takes its key from the configuration file's serverAPI)")
         }
-        do {
-            return try SimulatorServerAPIKey.load(file: serverAPIKey, keyID: keyID, issuerID: issuerID)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        return try serverAPIKey.load()
     }
 
     /// What to type next: buy on the simulated device, hand the JWS to the server, read the user.

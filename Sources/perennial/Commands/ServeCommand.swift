@@ -57,16 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         help: "With --simulator, deliver the demo app's events to this URL, signed with the secret whsec_demo (`perennial load --webhook-port` listens for them).")
     var simulatorWebhook: String?
 
-    @Option(
-        name: .customLong("server-api-key"),
-        help: "With --simulator, an App Store Server API key (a P-256 private key in PKCS#8 PEM, as App Store Connect's .p8): the simulator's Server API accepts ES256 JWTs signed with it, and the server signs its own calls with it (needs --key-id and --issuer-id).")
-    var serverAPIKey: String?
-
-    @Option(name: .customLong("key-id"), help: "With --simulator, the key id of --server-api-key, the tokens' kid.")
-    var keyID: String?
-
-    @Option(name: .customLong("issuer-id"), help: "With --simulator, the issuer id the tokens' iss must name.")
-    var issuerID: String?
+    @OptionGroup var serverAPIKey: ServerAPIKeyOptions
 
     func validate() throws {
         _ = try simulatorServerAPIKey()

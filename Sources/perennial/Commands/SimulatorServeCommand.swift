@@ -60,23 +60,14 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("send-once"), help: "Send each notification once, without Apple's retries (as Apple's sandbox does).")
     var sendOnce = false
 
-    @Option(
-        name: .customLong("server-api-key"),
-        help: "An App Store Server API key (a P-256 private key in PKCS#8 PEM, as App Store Connect's .p8): the Server API accepts ES256 JWTs signed with it (needs --key-id and --issuer-id).")
-    var serverAPIKey: String?
-
-    @Option(name: .customLong("key-id"), help: "The key id of --server-api-key, the tokens' kid.")
-    var keyID: String?
-
-    @Option(name: .customLong("issuer-id"), help: "The issuer id the tokens' iss must name.")
-    var issuerID: String?
+    @OptionGroup var serverAPIKey: ServerAPIKeyOptions
 
     func validate() throws {
-        _ = try loadServerAPIKey()
+        _ = try serverAPIKey.load()
     }
 
     func run() async throws {
-        let serverAPIKey = try loadServerAPIKey()
+        let serverAPIKey = try self.serverAPIKey.load()
         let catalog = try loadCatalog()
         guard let timeScale = SimulatorServeCommand.timeScale(rate) else {
             throw ValidationError("--rate \(rate) is not one of 3min, 5min, 15min, 30min, 1h, production or Apple's MONTHLY_RENEWAL_… names")
@@ -127,14 +118,6 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     }
 
     /// The key of `--server-api-key`, `--key-id` and `--issuer-id`, or nil without them.
-    private func loadServerAPIKey() throws -> SimulatorServerAPIKey? {
-        do {
-            return try SimulatorServerAPIKey.load(file: serverAPIKey, keyID: keyID, issuerID: issuerID)
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
-
     private func loadCatalog() throws -> Catalog {
         let path: String
         if let catalog {
