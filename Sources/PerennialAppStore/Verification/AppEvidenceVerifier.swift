@@ -31,6 +31,18 @@ public struct AppEvidenceVerifier: Sendable {
         public var appleID: String?
         /// Apple's notification type, for notifications.
         public var notificationType: String?
+
+        public init(
+            records: EvidenceRecords, environment: AppStoreEnvironment, raw: Data, form: String, appleID: String? = nil,
+            notificationType: String? = nil
+        ) {
+            self.records = records
+            self.environment = environment
+            self.raw = raw
+            self.form = form
+            self.appleID = appleID
+            self.notificationType = notificationType
+        }
     }
 
     public let appID: String

@@ -20,6 +20,10 @@ public enum Evidence: Sendable {
     /// question that fetched it (``PerennialAppStore/AppEvidenceVerifier/subscriptionStatuses(_:fallback:)``
     /// or ``PerennialAppStore/AppEvidenceVerifier/reverifyReceipt(_:environment:receivedAt:)``).
     case appleAnswer(AppEvidenceVerifier.Verified, originalTransactionID: String)
+    /// A purchase's stored records, already verified when they first arrived, presented again by an
+    /// operator for `user`: applied with the transfer policy forced to `transfer`, so the move gets
+    /// the bindings, audit entries and events of any transfer.
+    case ownershipMove(EvidenceRecords, environment: AppStoreEnvironment, to: AppUserID)
 
     /// The kind stored with it, counted in metrics and shown in the timeline.
     public var kind: EvidenceKind {
@@ -29,13 +33,14 @@ public enum Evidence: Sendable {
         case .notificationV1: .notificationV1
         case .notificationV2: .notificationV2
         case .appleAnswer: .reconciliation
+        case .ownershipMove: .adminAction
         }
     }
 
     /// The app user who presented it; nil for what Apple sends.
     public var presenter: AppUserID? {
         switch self {
-        case .receipt(_, let user), .signedTransaction(_, let user): user
+        case .receipt(_, let user), .signedTransaction(_, let user), .ownershipMove(_, _, let user): user
         case .notificationV1, .notificationV2, .appleAnswer: nil
         }
     }
@@ -84,7 +89,8 @@ public struct EvidencePipeline: Sendable {
             incoming.requestedBy = requestedBy
             incoming.idempotencyKey = "admin:\(requestedBy.action):\(UUID().uuidString.lowercased())"
         }
-        return Outcome(result: try await apply(incoming, now: now), notificationType: verified.notificationType)
+        let applier = if case .ownershipMove = evidence { app.applier.transferring } else { app.applier }
+        return Outcome(result: try await apply(incoming, with: applier, now: now), notificationType: verified.notificationType)
     }
 
     /// What `evidence` becomes once verified and normalized, not applied: for tools and tests that
@@ -103,6 +109,9 @@ public struct EvidencePipeline: Sendable {
             case .notificationV1(let body): try app.verifier.notificationV1(body: body, receivedAt: now)
             case .notificationV2(let body): try await app.verifier.notificationV2(body: body)
             case .appleAnswer(let verified, _): verified
+            case .ownershipMove(let records, let environment, let user):
+                AppEvidenceVerifier.Verified(
+                    records: records, environment: environment, raw: Data("move to \(user.rawValue)".utf8), form: "move")
             }
         } catch {
             if error.isVerificationFailure { metrics.recordVerificationFailure(kind: evidence.kind.rawValue, reason: error.code) }
@@ -127,7 +136,7 @@ public struct EvidencePipeline: Sendable {
         switch evidence {
         case .appleAnswer(_, let originalTransactionID):
             return "reconciliation:\(originalTransactionID):\(Int64((now.timeIntervalSince1970 * 1000).rounded()))"
-        case .receipt(_, let user), .signedTransaction(_, let user):
+        case .receipt(_, let user), .signedTransaction(_, let user), .ownershipMove(_, _, let user):
             return EvidenceDigest.key(verified.form, Data(user.rawValue.utf8), verified.raw)
         case .notificationV1, .notificationV2:
             return EvidenceDigest.key(verified.form, verified.raw)
@@ -136,10 +145,10 @@ public struct EvidencePipeline: Sendable {
 
     /// Applies in one database transaction and wakes the webhook job when events were enqueued;
     /// nil when the evidence carried nothing to apply.
-    private func apply(_ evidence: IncomingEvidence, now: Date) async throws(IngestError) -> ApplyResult? {
+    private func apply(_ evidence: IncomingEvidence, with applier: EvidenceApplier, now: Date) async throws(IngestError) -> ApplyResult? {
         let result: ApplyResult
         do throws(StorageError) {
-            result = try await storage.apply(evidence, with: app.applier, now: now)
+            result = try await storage.apply(evidence, with: applier, now: now)
         } catch {
             if case .emptyEvidence = error { return nil }
             throw .storage(error)

@@ -10,8 +10,9 @@ import PerennialStorage
 /// applying what it answers), and check that Apple's notifications reach the server (a test
 /// notification and its delivery status).
 ///
-/// Refreshing a subscriber from Apple and extending a subscription's renewal date act on it for
-/// the operator: what Apple then answers is applied as evidence whose timeline entry names the
+/// Moving a purchase to another user goes through the same ownership decision as a user
+/// presenting it (forced to transfer), with the same audit entries and events. Refreshing a
+/// subscriber from Apple and extending a subscription's renewal date act on it for the operator: what Apple then answers is applied as evidence whose timeline entry names the
 /// admin key and the reason.
 ///
 /// Reading needs any admin key; everything that asks Apple to act, or applies its answer, needs
@@ -90,6 +91,36 @@ struct SupportRoutes: Sendable {
             dependencies.logger.info(
                 "admin action: subscription extended", metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(id)"])
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: dependencies.clock.now))
+        }
+        actions.post("apps/:appId/subscriptions/:originalTransactionId/move") { request, context in
+            guard let id = context.parameters.get("appId"), let app = dependencies.apps.app(id: id) else {
+                throw APIError.notFound("no app \(context.parameters.get("appId") ?? "") is configured")
+            }
+            guard let original = context.parameters.get("originalTransactionId"), Self.isTransactionID(original) else {
+                throw APIError.malformed("an original transaction id is Apple's decimal id")
+            }
+            let body = try await JSONResponse.decode(MoveRequest.self, from: request)
+            guard !body.toAppUserId.isEmpty, body.toAppUserId.count <= PathUser.maximumLength else {
+                throw APIError.malformed("toAppUserId must be 1–\(PathUser.maximumLength) characters")
+            }
+            let target = AppUserID(body.toAppUserId)
+            guard let found = try await dependencies.storage.purchase(ofTransaction: original), found.originalTransactionID == original,
+                let owner = found.owner, found.appBundleID == app.bundleID
+            else { throw APIError.notFound("no purchase \(original) bound to a user of app \(app.id)") }
+            guard owner != target else { throw APIError.malformed("\(original) already belongs to \(target)") }
+            let records = try await dependencies.storage.records(ownedBy: owner, appBundleID: app.bundleID)
+            guard let ledger = records.ledger(originalTransactionID: original), let environment = ledger.transactions.last?.environment else {
+                throw APIError.notFound("no records of purchase \(original)")
+            }
+            let moved = EvidenceRecords(transactions: ledger.transactions, renewalInfos: ledger.renewalInfo.map { [$0] } ?? [])
+            let action = AdminAction(admin: context.adminName, action: "move", reason: body.reason)
+            let pipeline = dependencies.pipeline(for: app)
+            let now = dependencies.clock.now
+            let outcome = try await pipeline.ingest(.ownershipMove(moved, environment: environment, to: target), now: now, requestedBy: action)
+            dependencies.logger.info(
+                "admin action: purchase moved",
+                metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(original)", "from": "\(owner)", "to": "\(target)"])
+            return JSONResponse.make(try await pipeline.answer(for: target, after: outcome, now: now))
         }
         actions.post("apps/:appId/test-notifications") { _, context in
             let (app, client) = try serverAPI(context)

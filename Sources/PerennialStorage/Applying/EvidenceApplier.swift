@@ -21,6 +21,12 @@ public struct EvidenceApplier: Sendable {
         self.reconciliation = reconciliation
     }
 
+    /// The same applier with the transfer policy `transfer`: what an operator's move of a purchase
+    /// is decided with, whatever the app's policy for users presenting it themselves.
+    public var transferring: EvidenceApplier {
+        EvidenceApplier(engine: engine, transferPolicy: .transfer, reconciliation: reconciliation)
+    }
+
     /// The plan for one piece of evidence.
     ///
     /// Purchases nobody owns are bound to the presenter, or else to the user of the app account

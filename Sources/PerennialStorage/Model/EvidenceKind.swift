@@ -21,4 +21,7 @@ public struct EvidenceKind: OpenValue {
     public static let serverAPI: Self = "serverAPI"
     /// The result of a reconciliation job comparing stored state with Apple's.
     public static let reconciliation: Self = "reconciliation"
+    /// A purchase's stored records presented again by an operator on a user's behalf (moving the
+    /// purchase to that user), so it goes through the same ownership decision as any presenter.
+    public static let adminAction: Self = "adminAction"
 }

@@ -48,3 +48,11 @@ public struct ExtensionRequest: Codable, Equatable, Sendable {
         self.reason = reason
     }
 }
+
+/// `POST /admin/v1/apps/{appId}/subscriptions/{originalTransactionId}/move`.
+public struct MoveRequest: Codable, Equatable, Sendable {
+    /// The app user the purchase moves to.
+    public var toAppUserId: String
+    /// Why, for the timeline.
+    public var reason: String?
+}
