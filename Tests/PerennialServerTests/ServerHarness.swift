@@ -39,6 +39,7 @@ struct ServerHarness {
         offerKey: P256.Signing.PrivateKey? = nil,
         apps: [AppConfiguration]? = nil,
         adminKeys: [AdminKeyConfiguration] = [],
+        transport apple: (any AppStoreHTTPTransport)? = nil,
         logger: Logger = Logger(label: "perennial.server")
     ) async throws {
         let pki = try StoreWorld.sharedPKI.get()
@@ -47,7 +48,7 @@ struct ServerHarness {
         // V1 notifications authenticate with the shared secret (read from the environment, as in
         // production), whichever way receipts are verified.
         var receiptConfiguration = ReceiptConfiguration(sharedSecret: "env:TEST_SHARED_SECRET", mode: .verifyReceipt)
-        var transport: (any AppStoreHTTPTransport)?
+        var transport: (any AppStoreHTTPTransport)? = apple
         switch receipts {
         case .none:
             receiptConfiguration.mode = nil

@@ -171,7 +171,14 @@ public struct AppEvidenceVerifier: Sendable {
         } catch {
             throw .invalidEvidence("order lookup: \(error)")
         }
-        guard response.status == .valid, let signed = response.signedTransactions, !signed.isEmpty else { return nil }
+        guard response.status == .valid else { return nil }
+        return try await signedTransactions(response.signedTransactions ?? [], raw: data)
+    }
+
+    /// Signed transactions the App Store Server API answered in a list (Look Up Order ID, Get
+    /// Refund History), each verified with every rule; nil when there is none. `raw` is what is
+    /// stored as the evidence.
+    public func signedTransactions(_ signed: [String], raw: Data) async throws(EvidenceError) -> Verified? {
         var records = EvidenceRecords()
         var environment: AppStoreEnvironment?
         for jws in signed {
@@ -186,7 +193,7 @@ public struct AppEvidenceVerifier: Sendable {
             }
         }
         guard let environment else { return nil }
-        return Verified(records: records, environment: environment, raw: data, form: "serverAPI")
+        return Verified(records: records, environment: environment, raw: raw, form: "serverAPI")
     }
 
     /// The verifier of the environment a signed payload claims: read before verification to pick

@@ -122,6 +122,28 @@ struct SupportRoutes: Sendable {
                 metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(original)", "from": "\(owner)", "to": "\(target)"])
             return JSONResponse.make(try await pipeline.answer(for: target, after: outcome, now: now))
         }
+        actions.post("apps/:appId/subscriptions/:originalTransactionId/refunds") { request, context in
+            let (app, client) = try serverAPI(context)
+            guard let id = context.parameters.get("originalTransactionId"), Self.isTransactionID(id) else {
+                throw APIError.malformed("an original transaction id is Apple's decimal id")
+            }
+            let body = try await Self.decodeOptional(ActionRequest.self, from: request)
+            guard let found = try await dependencies.storage.purchase(ofTransaction: id), found.originalTransactionID == id,
+                let owner = found.owner, found.appBundleID == app.bundleID
+            else { throw APIError.notFound("no subscription \(id) bound to a user of app \(app.id)") }
+            let pages = try await client.allPages(.refundHistory(transactionID: id), as: RefundHistoryResponse.self)
+            let signed = pages.flatMap { $0.signedTransactions ?? [] }
+            let pipeline = dependencies.pipeline(for: app)
+            let now = dependencies.clock.now
+            if let verified = try await app.verifier.signedTransactions(signed, raw: try JSONEncoder().encode(signed)) {
+                let action = AdminAction(admin: context.adminName, action: "refundHistory", reason: body?.reason)
+                _ = try await pipeline.ingest(.appleAnswer(verified, originalTransactionID: id), now: now, requestedBy: action)
+            }
+            dependencies.logger.info(
+                "admin action: refund history applied",
+                metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(id)", "refunds": "\(signed.count)"])
+            return JSONResponse.make(try await pipeline.answer(for: owner, now: now))
+        }
         actions.post("apps/:appId/test-notifications") { _, context in
             let (app, client) = try serverAPI(context)
             let sent: SendTestNotificationResponse = try await client.send(.requestTestNotification)
