@@ -59,6 +59,17 @@ struct CLIProcess {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// A one-product catalog (`com.example.cli`, `cli.monthly`) written to `directory`, for the
+    /// commands that sell it.
+    static func writeCatalog(in directory: URL) throws -> URL {
+        let catalog = directory.appendingPathComponent("catalog.json")
+        try Data(
+            #"{"apps": [{"bundleId": "com.example.cli"}], "subscriptionGroups": [{"id": "g", "products": [{"id": "cli.monthly", "level": 1, "duration": "P1M"}]}]}"#
+                .utf8
+        ).write(to: catalog)
+        return catalog
+    }
 }
 
 extension Process {

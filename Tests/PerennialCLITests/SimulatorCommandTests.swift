@@ -13,11 +13,7 @@ struct SimulatorCommandTests {
     @Test func servesItsClockEndpointAndWritesTheRoots() async throws {
         let directory = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let catalog = directory.appendingPathComponent("catalog.json")
-        try Data(
-            #"{"apps": [{"bundleId": "com.example.cli"}], "subscriptionGroups": [{"id": "g", "products": [{"id": "cli.monthly", "level": 1, "duration": "P1M"}]}]}"#
-                .utf8
-        ).write(to: catalog)
+        let catalog = try CLIProcess.writeCatalog(in: directory)
         let roots = directory.appendingPathComponent("roots")
 
         let process = Process()

@@ -19,11 +19,7 @@ struct SimulatorServerAPIKeyTests {
     @Test func acceptsTokensSignedWithTheGivenKeyAndNoOther() async throws {
         let directory = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let catalog = directory.appendingPathComponent("catalog.json")
-        try Data(
-            #"{"apps": [{"bundleId": "com.example.cli"}], "subscriptionGroups": [{"id": "g", "products": [{"id": "cli.monthly", "level": 1, "duration": "P1M"}]}]}"#
-                .utf8
-        ).write(to: catalog)
+        let catalog = try CLIProcess.writeCatalog(in: directory)
         let key = P256.Signing.PrivateKey()
         let keyFile = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8")
         try Data(key.pemRepresentation.utf8).write(to: keyFile)

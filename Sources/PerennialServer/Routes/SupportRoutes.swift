@@ -63,9 +63,6 @@ struct SupportRoutes: Sendable {
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/extend") { request, context in
             let (app, client) = try serverAPI(context)
-            guard let id = context.parameters.get("originalTransactionId"), Self.isTransactionID(id) else {
-                throw APIError.malformed("an original transaction id is Apple's decimal id")
-            }
             let body = try await JSONResponse.decode(ExtensionRequest.self, from: request)
             guard (1...90).contains(body.extendByDays) else {
                 throw APIError.malformed("extendByDays must be from 1 to 90, Apple's limit for one extension (got \(body.extendByDays))")
@@ -74,9 +71,7 @@ struct SupportRoutes: Sendable {
                 throw APIError.malformed(
                     "extendReasonCode must be Apple's 0 (undeclared), 1 (customer satisfaction), 2 (other) or 3 (service issue or outage), got \(body.extendReasonCode)")
             }
-            guard let found = try await dependencies.storage.purchase(ofTransaction: id), found.originalTransactionID == id,
-                let owner = found.owner, found.appBundleID == app.bundleID
-            else { throw APIError.notFound("no subscription \(id) bound to a user of app \(app.id)") }
+            let (id, owner) = try await ownedPurchase(context, in: app)
             let requestJSON = try JSONEncoder().encode(
                 ExtendRenewalDateRequest(
                     extendByDays: body.extendByDays, extendReasonCode: ExtendReasonCode(rawValue: body.extendReasonCode),
@@ -93,20 +88,13 @@ struct SupportRoutes: Sendable {
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: dependencies.clock.now))
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/move") { request, context in
-            guard let id = context.parameters.get("appId"), let app = dependencies.apps.app(id: id) else {
-                throw APIError.notFound("no app \(context.parameters.get("appId") ?? "") is configured")
-            }
-            guard let original = context.parameters.get("originalTransactionId"), Self.isTransactionID(original) else {
-                throw APIError.malformed("an original transaction id is Apple's decimal id")
-            }
+            let app = try app(context)
             let body = try await JSONResponse.decode(MoveRequest.self, from: request)
             guard !body.toAppUserId.isEmpty, body.toAppUserId.count <= PathUser.maximumLength else {
                 throw APIError.malformed("toAppUserId must be 1–\(PathUser.maximumLength) characters")
             }
             let target = AppUserID(body.toAppUserId)
-            guard let found = try await dependencies.storage.purchase(ofTransaction: original), found.originalTransactionID == original,
-                let owner = found.owner, found.appBundleID == app.bundleID
-            else { throw APIError.notFound("no purchase \(original) bound to a user of app \(app.id)") }
+            let (original, owner) = try await ownedPurchase(context, in: app)
             guard owner != target else { throw APIError.malformed("\(original) already belongs to \(target)") }
             let records = try await dependencies.storage.records(ownedBy: owner, appBundleID: app.bundleID)
             guard let ledger = records.ledger(originalTransactionID: original), let environment = ledger.transactions.last?.environment else {
@@ -124,13 +112,8 @@ struct SupportRoutes: Sendable {
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/refunds") { request, context in
             let (app, client) = try serverAPI(context)
-            guard let id = context.parameters.get("originalTransactionId"), Self.isTransactionID(id) else {
-                throw APIError.malformed("an original transaction id is Apple's decimal id")
-            }
             let body = try await Self.decodeOptional(ActionRequest.self, from: request)
-            guard let found = try await dependencies.storage.purchase(ofTransaction: id), found.originalTransactionID == id,
-                let owner = found.owner, found.appBundleID == app.bundleID
-            else { throw APIError.notFound("no subscription \(id) bound to a user of app \(app.id)") }
+            let (id, owner) = try await ownedPurchase(context, in: app)
             let pages = try await client.allPages(.refundHistory(transactionID: id), as: RefundHistoryResponse.self)
             let signed = pages.flatMap { $0.signedTransactions ?? [] }
             let pipeline = dependencies.pipeline(for: app)
@@ -192,11 +175,29 @@ struct SupportRoutes: Sendable {
         return PurchaseLookupResponse(originalTransactionId: found.originalTransactionID, appUserId: found.owner?.rawValue, subscriber: subscriber)
     }
 
+    /// The path's app.
+    private func app(_ context: PerennialRequestContext) throws(APIError) -> AppContext {
+        guard let id = context.parameters.get("appId"), let app = dependencies.apps.app(id: id) else {
+            throw .notFound("no app \(context.parameters.get("appId") ?? "") is configured")
+        }
+        return app
+    }
+
+    /// The path's original transaction id and the user of `app` who owns that purchase; an
+    /// operator acts only on a purchase someone owns in the app named.
+    private func ownedPurchase(_ context: PerennialRequestContext, in app: AppContext) async throws -> (id: String, owner: AppUserID) {
+        guard let id = context.parameters.get("originalTransactionId"), Self.isTransactionID(id) else {
+            throw APIError.malformed("an original transaction id is Apple's decimal id")
+        }
+        guard let found = try await dependencies.storage.purchase(ofTransaction: id), found.originalTransactionID == id,
+            let owner = found.owner, found.appBundleID == app.bundleID
+        else { throw APIError.notFound("no purchase \(id) bound to a user of app \(app.id)") }
+        return (id, owner)
+    }
+
     /// The path's app and its App Store Server API client.
     private func serverAPI(_ context: PerennialRequestContext) throws -> (AppContext, AppStoreServerAPIClient) {
-        guard let id = context.parameters.get("appId"), let app = dependencies.apps.app(id: id) else {
-            throw APIError.notFound("no app \(context.parameters.get("appId") ?? "") is configured")
-        }
+        let app = try app(context)
         guard let client = app.serverAPI else {
             throw EvidenceError.notConfigured("app \(app.id) has no App Store Server API key (serverAPI)")
         }
