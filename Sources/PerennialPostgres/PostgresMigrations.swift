@@ -19,6 +19,7 @@ enum PostgresMigrations {
         Migration(version: 3, name: "reconciliation", statements: reconciliation),
         Migration(version: 4, name: "audit-without-evidence", statements: auditWithoutEvidence),
         Migration(version: 5, name: "raw-evidence-uncompressed", statements: rawEvidenceUncompressed),
+        Migration(version: 1601, name: "analytics-counters", statements: analyticsCounters),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -177,4 +178,23 @@ enum PostgresMigrations {
     /// as they were. `EXTERNAL` stores them out of line without trying (about 50 µs); rows written
     /// before keep their form.
     private static let rawEvidenceUncompressed = ["ALTER TABLE evidence ALTER COLUMN raw SET STORAGE EXTERNAL"]
+
+    /// The analytics counters (``PerennialStorage/AnalyticsStorage``), keyed in the order a report
+    /// reads them. Numbered apart from the other migrations (16xx, issue 16) so that schema work
+    /// done beside it keeps its own numbers.
+    private static let analyticsCounters = [
+        """
+        CREATE TABLE analytics_counters (
+            app_bundle_id TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            dimension INT4 NOT NULL,
+            day INT4 NOT NULL,
+            metric INT4 NOT NULL,
+            segment TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            value INT8 NOT NULL,
+            PRIMARY KEY (app_bundle_id, environment, dimension, day, metric, segment, currency)
+        )
+        """
+    ]
 }

@@ -57,6 +57,13 @@ struct PostgresPlanWrites: PostgresPreparedStatement {
                 app_bundle_id = excluded.app_bundle_id, environment = excluded.environment, due_at = excluded.due_at,
                 swept_until = excluded.swept_until, attempts = 0, last_error = NULL,
                 receipt_evidence_id = COALESCE(excluded.receipt_evidence_id, reconciliation_checks.receipt_evidence_id)
+        ), written_analytics AS (
+            INSERT INTO analytics_counters (app_bundle_id, environment, dimension, day, metric, segment, currency, value)
+            SELECT $15, environment, dimension, day, metric, segment, currency, value
+            FROM unnest($38::text[], $39::int4[], $40::int4[], $41::int4[], $42::text[], $43::text[], $44::int8[])
+                AS a(environment, dimension, day, metric, segment, currency, value)
+            ON CONFLICT (app_bundle_id, environment, dimension, day, metric, segment, currency)
+            DO UPDATE SET value = analytics_counters.value + excluded.value
         )
         INSERT INTO audit (app_user_id, at, kind, detail, evidence_id)
         SELECT CASE WHEN has_user THEN user_id END, at, kind, detail, $37::int8
@@ -70,7 +77,7 @@ struct PostgresPlanWrites: PostgresPreparedStatement {
     /// Encodes the plan's rows; a value that cannot be encoded fails here, before anything is sent.
     init(plan: WritePlan, evidenceID: Int64, now: Date) throws {
         let cache = DecodedRecordCache.shared
-        var bindings = PostgresBindings(capacity: 37)
+        var bindings = PostgresBindings(capacity: 44)
         let transactions = plan.transactions
         bindings.append(transactions.map(\.transactionID))
         bindings.append(transactions.map(\.originalTransactionID))
@@ -122,6 +129,15 @@ struct PostgresPlanWrites: PostgresPreparedStatement {
             String(decoding: try StorageJSON.encode(entry.detail, what: "audit detail"), as: UTF8.self)
         })
         bindings.append(evidenceID)
+
+        let analytics = plan.analytics.storedRows
+        bindings.append(analytics.map(\.environment.rawValue))
+        bindings.append(analytics.map { Int32($0.dimension.rawValue) })
+        bindings.append(analytics.map { Int32($0.day) })
+        bindings.append(analytics.map { Int32($0.metric.rawValue) })
+        bindings.append(analytics.map(\.segment))
+        bindings.append(analytics.map(\.currency))
+        bindings.append(analytics.map(\.value))
         self.bindings = bindings
     }
 

@@ -9,6 +9,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v2-webhook-deliveries", migrate: addWebhookDeliveries)
         migrator.registerMigration("v3-reconciliation", migrate: addReconciliation)
         migrator.registerMigration("v4-audit-without-evidence", migrate: allowAuditWithoutEvidence)
+        migrator.registerMigration("analytics-v1-counters", migrate: addAnalyticsCounters)
         return migrator
     }
 
@@ -148,6 +149,26 @@ enum SQLiteMigrations {
                 DROP TABLE audit;
                 ALTER TABLE audit_v4 RENAME TO audit;
                 CREATE INDEX audit_by_user ON audit(app_user_id, id);
+                """)
+    }
+
+    /// The analytics counters (``PerennialStorage/AnalyticsStorage``): one row per app,
+    /// environment, dimension (0 product, 1 storefront), segment, metric, currency and UTC day,
+    /// keyed in the order a report reads them (a range of days of one dimension).
+    private static func addAnalyticsCounters(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE analytics_counters (
+                    app_bundle_id TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    dimension INTEGER NOT NULL,
+                    day INTEGER NOT NULL,
+                    metric INTEGER NOT NULL,
+                    segment TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    value INTEGER NOT NULL,
+                    PRIMARY KEY (app_bundle_id, environment, dimension, day, metric, segment, currency)
+                ) WITHOUT ROWID;
                 """)
     }
 }

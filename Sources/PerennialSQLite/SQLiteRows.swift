@@ -171,12 +171,37 @@ enum SQLiteRows {
                 check.dueAt?.timeIntervalSince1970, check.sweptUntil?.timeIntervalSince1970, receiptEvidenceID,
             ])
         }
+        try addAnalytics(plan.analytics.storedRows, app: app, db)
         for entry in plan.audit {
             try db.cachedStatement(sql: "INSERT INTO audit (app_user_id, at, kind, detail, evidence_id) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [
                     entry.appUserID?.rawValue, entry.at.timeIntervalSince1970, entry.kind.rawValue,
                     try json(entry.detail, what: "audit detail"), evidenceID,
                 ])
+        }
+    }
+
+    /// Adds counter rows to the stored ones (a missing row counts as zero), up to 100 rows a
+    /// statement: an apply changes a few dozen counters, and one statement per row would cost
+    /// more than the rest of the apply's writes.
+    static func addAnalytics(_ rows: [AnalyticsStoredRow], app: String, _ db: Database) throws {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let chunk = rows[start..<min(start + 100, rows.endIndex)]
+            start = chunk.endIndex
+            var arguments: [(any DatabaseValueConvertible)?] = []
+            arguments.reserveCapacity(chunk.count * 8)
+            for row in chunk {
+                arguments += [app, row.environment.rawValue, row.dimension.rawValue, row.day, row.metric.rawValue, row.segment, row.currency, row.value]
+            }
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO analytics_counters (app_bundle_id, environment, dimension, day, metric, segment, currency, value)
+                    VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
+                    ON CONFLICT (app_bundle_id, environment, dimension, day, metric, segment, currency)
+                    DO UPDATE SET value = analytics_counters.value + excluded.value
+                    """
+            ).execute(arguments: StatementArguments(arguments))
         }
     }
 

@@ -20,6 +20,8 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     AdminRoutes(dependencies: dependencies).add(to: router)
     WebhookAdminRoutes(dependencies: dependencies).add(to: router)
     SupportRoutes(dependencies: dependencies).add(to: router)
+    MetricsRoutes(dependencies: dependencies).add(to: router)
+    DashboardRoutes(dependencies: dependencies, sessions: DashboardSessions(), wallClock: WallClock()).add(to: router)
     return router
 }
 

@@ -30,6 +30,11 @@ public struct ServerDependencies: Sendable {
         self.webhookWakeUp = webhookWakeUp
     }
 
+    /// The figures of docs/analytics.md (metrics API, dashboard, `/metrics`).
+    public var analytics: Analytics {
+        Analytics(apps: apps, storage: storage, clock: clock)
+    }
+
     /// The evidence pipeline of `app`.
     public func pipeline(for app: AppContext) -> EvidencePipeline {
         EvidencePipeline(app: app, storage: storage, webhookWakeUp: webhookWakeUp, metrics: metrics, logger: logger)

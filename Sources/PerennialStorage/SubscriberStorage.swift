@@ -11,7 +11,7 @@ public import PerennialCore
 /// back end can do. The decisions of an apply live in ``EvidenceApplier``, written once; an
 /// implementation only loads a ``StorageSnapshot`` and writes the ``WritePlan``, both inside one
 /// database transaction.
-public protocol SubscriberStorage: WebhookOutbox, ReconciliationSchedule {
+public protocol SubscriberStorage: WebhookOutbox, ReconciliationSchedule, AnalyticsStorage {
     /// Brings the schema to the newest version; safe to run at every start, and twice.
     func migrate() async throws(StorageError)
 

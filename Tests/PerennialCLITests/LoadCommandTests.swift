@@ -72,7 +72,8 @@ import Darwin
         let process = Process()
         process.executableURL = try CLIProcess.executable()
         process.arguments = [
-            "serve", "--simulator", "--simulator-pki", pki, "--port", String(port), "--simulator-port", String(simulatorPort),
+            // No demo subscribers: the load run measures its own traffic alone.
+            "serve", "--simulator", "--no-simulator-seed", "--simulator-pki", pki, "--port", String(port), "--simulator-port", String(simulatorPort),
             "--database", "sqlite:\(directory.appendingPathComponent("perennial.sqlite").path)",
         ] + arguments
         process.currentDirectoryURL = Self.repositoryRoot

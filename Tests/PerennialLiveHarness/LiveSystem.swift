@@ -92,22 +92,25 @@ public final class LiveSystem: Sendable {
     ///     turns it off.
     ///   - webhooks: where the server delivers events, with `webhookDelivery`'s job (retries are
     ///     due on the server's clock, the simulator's virtual one).
+    ///   - serverPort: the server's port, when something must know it before the start (a second
+    ///     simulator's notification URLs); a free one by default.
+    ///   - roots: more roots (DER) the app trusts, of a second simulator playing Apple.
     public static func start(
         transferPolicy: TransferPolicy = .transfer, faults: DeliveryFaults = .none, userTokens: Bool = false,
         catalogJSON: String = LiveCatalog.json, billingGracePeriodDays: Int? = 16, serverAPI: Bool = true,
         reconciliation: ReconciliationOptions? = ReconciliationOptions(), webhooks: [WebhookEndpoint] = [],
-        webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions()
+        webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions(), serverPort: Int? = nil, alsoTrusting roots: [Data] = []
     ) async throws -> LiveSystem {
         var logger = Logger(label: "perennial.live")
         logger.logLevel = .error
         let catalog = try CatalogLoader.load(json: Data(catalogJSON.utf8))
         guard let app = catalog.apps.first else { throw LiveSystemError.catalogNamesNoApp }
-        let serverPort = try FreePort.loopback()
+        let serverPort = try serverPort ?? FreePort.loopback()
         let serverURL = try loopbackURL(port: serverPort)
         let appID = "live"
         let wiring = SandboxWiring(appID: appID, bundleID: app.bundleID, appAppleID: app.appAppleID, serverURL: serverURL)
 
-        let start = Date(timeIntervalSince1970: 1_767_225_600)
+        let start = Self.firstInstant
         let clock = LiveClock(start)
         let setup = SimulatorSetup(
             catalog: catalog,
@@ -128,6 +131,7 @@ public final class LiveSystem: Sendable {
             transferPolicy: transferPolicy, userTokens: userTokenSecret.map { UserTokenConfiguration(hs256Secret: SecretValue($0)) })
         if !serverAPI { appConfiguration.serverAPI = nil }
         appConfiguration.webhooks = webhooks
+        appConfiguration.trustedRoots += roots.map { .der($0) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let storage = try SQLiteStorage(path: directory.appendingPathComponent("perennial.sqlite").path)
@@ -148,6 +152,9 @@ public final class LiveSystem: Sendable {
         }
         return system
     }
+
+    /// Where the simulator's virtual clock (and the server's) starts: 2026-01-01 00:00 UTC.
+    public static let firstInstant = Date(timeIntervalSince1970: 1_767_225_600)
 
     /// The server's clock: the simulator's instant as of its last move.
     public var now: Date { clock.now }

@@ -10,4 +10,11 @@ struct PostgresContractTests {
             try await StorageContract { try await database.makeStorage() }.run(check)
         }
     }
+
+    @Test(arguments: AnalyticsContract.Check.allCases)
+    func analytics(_ check: AnalyticsContract.Check) async throws {
+        try await PostgresTestDatabase.with { database in
+            try await AnalyticsContract { try await database.makeStorage() }.run(check)
+        }
+    }
 }

@@ -20,6 +20,11 @@ import Testing
         }
     }
 
+    @Test(arguments: AnalyticsContract.Check.allCases)
+    func analytics(_ check: AnalyticsContract.Check) async throws {
+        try await AnalyticsContract { try SQLiteStorage.inMemory() }.run(check)
+    }
+
     @Test func fileDatabaseUsesWriteAheadLog() async throws {
         try await withTemporarySQLiteFile { path in
             let storage = try SQLiteStorage(path: path)

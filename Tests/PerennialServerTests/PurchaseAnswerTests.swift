@@ -67,6 +67,12 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] { try await base.pendingOutbox(limit: limit) }
     func ping() async throws(StorageError) { try await base.ping() }
     func evidenceCount() async throws(StorageError) -> Int { try await base.evidenceCount() }
+    func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] {
+        try await base.analyticsCounters(request)
+    }
+    func rebuildAnalytics(facts: @escaping @Sendable (String) -> SubscriptionFacts?) async throws(StorageError) -> AnalyticsRebuild {
+        try await base.rebuildAnalytics(facts: facts)
+    }
 
     func claimDeliveries(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [WebhookDelivery] {
         try await base.claimDeliveries(owner: owner, limit: limit, leaseFor: leaseFor, now: now)

@@ -18,6 +18,10 @@ struct UnreachableStorage: SubscriberStorage {
     func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] { throw failure }
     func ping() async throws(StorageError) { throw failure }
     func evidenceCount() async throws(StorageError) -> Int { throw failure }
+    func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] { throw failure }
+    func rebuildAnalytics(facts: @escaping @Sendable (String) -> SubscriptionFacts?) async throws(StorageError) -> AnalyticsRebuild {
+        throw failure
+    }
 
     func claimDeliveries(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [WebhookDelivery] { throw failure }
     func markDelivered(id: Int64, owner: String, at: Date) async throws(StorageError) -> Bool { throw failure }

@@ -9,6 +9,8 @@ public struct Catalog: Hashable, Sendable {
     /// All products, subscriptions first (group by group, by level), then the others.
     public let products: [Product]
     public let entitlements: [Entitlement]
+    /// Prices for evidence that carries none (analytics only; state never depends on a price).
+    public let prices: PriceTable
 
     let productIndex: [String: Int]
     let groupIndex: [String: Int]
@@ -16,7 +18,9 @@ public struct Catalog: Hashable, Sendable {
     /// Validates and indexes a catalog.
     ///
     /// - Throws: ``CatalogError`` naming the first problem found.
-    public init(apps: [App], subscriptionGroups: [SubscriptionGroup], products: [Product], entitlements: [Entitlement]) throws(CatalogError) {
+    public init(
+        apps: [App], subscriptionGroups: [SubscriptionGroup], products: [Product], entitlements: [Entitlement], prices: PriceTable = PriceTable()
+    ) throws(CatalogError) {
         guard !apps.isEmpty else { throw .noApps }
         var bundleIDs = Set<String>()
         for (index, app) in apps.enumerated() {
@@ -91,6 +95,7 @@ public struct Catalog: Hashable, Sendable {
         self.subscriptionGroups = subscriptionGroups
         self.products = indexedProducts
         self.entitlements = entitlements
+        self.prices = prices
         self.productIndex = productIndex
         self.groupIndex = groupIndex
     }
@@ -98,6 +103,13 @@ public struct Catalog: Hashable, Sendable {
     /// The product with this App Store product id, if the catalog declares it.
     public func product(id: String) -> Product? {
         productIndex[id].map { products[$0] }
+    }
+
+    /// The type of a transaction's product: the catalog's, else what the record says (a product
+    /// missing from the catalog), a group implying an auto-renewable subscription.
+    func productType(of transaction: Transaction) -> ProductType? {
+        productIndex[transaction.productID].map { products[$0].type } ?? transaction.productType
+            ?? (transaction.subscriptionGroupID != nil ? .autoRenewable : nil)
     }
 
     /// The subscription group with this identifier, if the catalog declares it.

@@ -66,6 +66,15 @@ private struct CatalogFile: Decodable {
         var id: String
         var level: Int
         var duration: String
+        /// For analytics, the price of evidence that carries none (receipts).
+        var prices: [PriceEntry]?
+    }
+    struct PriceEntry: Decodable {
+        /// Three-letter storefront; absent for every storefront not listed.
+        var storefront: String?
+        /// A decimal amount with at most three decimals (`"9.99"`).
+        var price: String
+        var currency: String
     }
     struct ProductEntry: Decodable {
         var id: String
@@ -99,11 +108,20 @@ private struct CatalogFile: Decodable {
 
         var groups: [SubscriptionGroup] = []
         var catalogProducts: [Product] = []
-        for entry in subscriptionGroups ?? [] {
+        var prices = PriceTable()
+        for (groupIndex, entry) in (subscriptionGroups ?? []).enumerated() {
             let bundleID = try app(entry.bundleId, for: "subscription group \"\(entry.id)\"")
             let ranked = entry.products.enumerated().sorted { ($0.element.level, $0.offset) < ($1.element.level, $1.offset) }
             groups.append(SubscriptionGroup(id: entry.id, name: entry.name, bundleID: bundleID, productIDs: ranked.map(\.element.id)))
-            for (_, product) in ranked {
+            for (productIndex, product) in ranked {
+                for (priceIndex, price) in (product.prices ?? []).enumerated() {
+                    let path = "subscriptionGroups[\(groupIndex)].products[\(productIndex)].prices[\(priceIndex)]"
+                    guard let milliUnits = Self.milliUnits(price.price) else {
+                        throw .malformed(path: path + ".price", reason: "\"\(price.price)\" is not an amount like 9.99")
+                    }
+                    guard price.currency.count == 3 else { throw .malformed(path: path + ".currency", reason: "use a three-letter ISO 4217 code") }
+                    prices.set(Money(milliUnits: milliUnits, currency: price.currency), productID: product.id, storefront: price.storefront)
+                }
                 guard product.level >= 1 else { throw .invalidLevel(productID: product.id, level: product.level) }
                 guard let duration = SubscriptionDuration(iso8601: product.duration) else {
                     throw .invalidDuration(productID: product.id, text: product.duration)
@@ -129,6 +147,22 @@ private struct CatalogFile: Decodable {
         let catalogEntitlements = (entitlements ?? []).map {
             Entitlement(id: $0.id, description: $0.description, productIDs: $0.products)
         }
-        return try Catalog(apps: catalogApps, subscriptionGroups: groups, products: catalogProducts, entitlements: catalogEntitlements)
+        return try Catalog(
+            apps: catalogApps, subscriptionGroups: groups, products: catalogProducts, entitlements: catalogEntitlements, prices: prices)
+    }
+
+    /// `"9.99"` as 9990 milli-units: digits with at most three decimals, exactly (no floating point).
+    static func milliUnits(_ text: String) -> Int64? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), let units = Int64(parts[0]) else {
+            return nil
+        }
+        var fraction: Int64 = 0
+        if parts.count == 2 {
+            let decimals = parts[1]
+            guard (1...3).contains(decimals.count), decimals.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(decimals) else { return nil }
+            fraction = value * [100, 10, 1][decimals.count - 1]
+        }
+        return units * 1000 + fraction
     }
 }

@@ -31,8 +31,7 @@ public struct SubscriberEngine: Sendable {
         for ledger in records.ledgers {
             guard let last = ledger.transactions.last else { continue }
             let lastProductIndex = catalog.productIndex[last.productID]
-            let type = lastProductIndex.map { catalog.products[$0].type } ?? last.productType
-                ?? (last.subscriptionGroupID != nil ? .autoRenewable : nil)
+            let type = catalog.productType(of: last)
             if type == .autoRenewable {
                 let derived = deriveSubscription(ledger, at: now)
                 let state = derived.state

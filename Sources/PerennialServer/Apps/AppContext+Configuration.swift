@@ -93,7 +93,7 @@ extension AppContext {
                     url: endpoint.url,
                     secret: Array(try endpoint.secret.resolve(field: "apps.\(name).webhooks[\(index)].secret", environment: environment).utf8))
             },
-            publicKeys: publicKeys, publicKeyDigests: publicKeys.map(ConstantTime.digest))
+            publicKeys: publicKeys, publicKeyDigests: publicKeys.map(ConstantTime.digest), analytics: app.analytics)
     }
 
     private static func certificates(_ sources: [CertificateSource], app: String) throws(ConfigurationError) -> [Certificate] {

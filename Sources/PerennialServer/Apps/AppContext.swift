@@ -27,6 +27,8 @@ public struct AppContext: Sendable {
     let publicKeys: [[UInt8]]
     /// Their ``ConstantTime/digest(_:)``s, which every client request is compared with.
     let publicKeyDigests: [[UInt8]]
+    /// How the app's figures are reported.
+    public var analytics = AnalyticsConfiguration()
 
     /// The engine of the app's catalog.
     public var engine: SubscriberEngine { applier.engine }

@@ -30,6 +30,8 @@ public struct AppConfiguration: Sendable, Decodable {
     /// How long after a period ends without renewal evidence reconciliation asks Apple (an hour
     /// by default; a simulator at sandbox speed, where a month lasts minutes, wants seconds).
     public var reconciliationMargin: TimeInterval
+    /// Reporting currency, exchange rates and commission program of the app's figures.
+    public var analytics: AnalyticsConfiguration
 
     public init(
         id: String,
@@ -45,7 +47,8 @@ public struct AppConfiguration: Sendable, Decodable {
         promotionalOffers: SigningKeyConfiguration? = nil,
         userTokens: UserTokenConfiguration? = nil,
         webhooks: [WebhookEndpoint] = [],
-        reconciliationMargin: TimeInterval = ReconciliationPolicy().margin
+        reconciliationMargin: TimeInterval = ReconciliationPolicy().margin,
+        analytics: AnalyticsConfiguration = AnalyticsConfiguration()
     ) {
         self.id = id
         self.bundleID = bundleID
@@ -61,6 +64,7 @@ public struct AppConfiguration: Sendable, Decodable {
         self.userTokens = userTokens
         self.webhooks = webhooks
         self.reconciliationMargin = reconciliationMargin
+        self.analytics = analytics
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -70,6 +74,7 @@ public struct AppConfiguration: Sendable, Decodable {
         case catalog, environments, publicKeys, transferPolicy, trustedRoots, receipts, serverAPI, promotionalOffers, userTokens
         case webhooks
         case reconciliationMargin = "reconciliationMarginSeconds"
+        case analytics
     }
 
     public init(from decoder: any Decoder) throws {
@@ -89,7 +94,8 @@ public struct AppConfiguration: Sendable, Decodable {
             promotionalOffers: try container.decodeIfPresent(SigningKeyConfiguration.self, forKey: .promotionalOffers),
             userTokens: try container.decodeIfPresent(UserTokenConfiguration.self, forKey: .userTokens),
             webhooks: try container.decodeIfPresent([WebhookEndpoint].self, forKey: .webhooks) ?? [],
-            reconciliationMargin: try container.decodeIfPresent(TimeInterval.self, forKey: .reconciliationMargin) ?? ReconciliationPolicy().margin)
+            reconciliationMargin: try container.decodeIfPresent(TimeInterval.self, forKey: .reconciliationMargin) ?? ReconciliationPolicy().margin,
+            analytics: try container.decodeIfPresent(AnalyticsConfiguration.self, forKey: .analytics) ?? AnalyticsConfiguration())
     }
 
     /// The same configuration with every relative file path made absolute against `directory`.

@@ -66,6 +66,29 @@ public struct ServerMetrics: Sendable {
         ).increment()
     }
 
+    /// One app's current subscribers and MRR (docs/analytics.md, at the end of the current UTC
+    /// day), read at scrape time from the analytics counters; MRR in units (not milli-units) of
+    /// the app's reporting currency.
+    func setSubscribers(app: String, environment: String, currency: String, figures: MetricsFigures) {
+        let labels = [("app", app), ("environment", environment)]
+        registry.makeGauge(
+            descriptor: Self.name("subscriptions_active", unit: "count", help: "Subscriptions in a paid period, by app and environment"),
+            labels: labels
+        ).set(to: Double(figures.activeSubscriptions))
+        registry.makeGauge(
+            descriptor: Self.name("trials_active", unit: "count", help: "Subscriptions in a free trial, by app and environment"),
+            labels: labels
+        ).set(to: Double(figures.activeTrials))
+        registry.makeGauge(
+            descriptor: Self.name("mrr_gross", unit: "currency", help: "Monthly recurring revenue before Apple's commission, in the app's reporting currency"),
+            labels: labels + [("currency", currency)]
+        ).set(to: Double(figures.mrrGross) / 1000)
+        registry.makeGauge(
+            descriptor: Self.name("mrr_proceeds", unit: "currency", help: "Monthly recurring revenue after Apple's commission, in the app's reporting currency"),
+            labels: labels + [("currency", currency)]
+        ).set(to: Double(figures.mrrProceeds) / 1000)
+    }
+
     /// The age of the oldest undelivered outbox event, 0 when none waits.
     func setOutboxLag(seconds: Double) {
         outboxLag.set(to: seconds)

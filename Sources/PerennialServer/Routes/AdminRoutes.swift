@@ -32,7 +32,8 @@ struct AdminRoutes: Sendable {
         return only
     }
 
-    private func timeline(of user: AppUserID) async throws(StorageError) -> TimelineResponse {
+    /// The user's audit timeline with the evidence behind each entry (also the dashboard's).
+    func timeline(of user: AppUserID) async throws(StorageError) -> TimelineResponse {
         let entries = try await dependencies.storage.timeline(of: user)
         var evidence: [Int64: TimelineResponse.Evidence] = [:]
         for id in Set(entries.compactMap(\.evidenceID)) {

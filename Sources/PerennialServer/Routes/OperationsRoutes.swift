@@ -28,9 +28,27 @@ struct OperationsRoutes: Sendable {
         }
         router.get("metrics") { _, _ in
             await refreshOutboxLag()
+            await refreshSubscribers()
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: dependencies.metrics.exposition())))
+        }
+    }
+
+    /// Each app's current actives, trials and MRR, per accepted App Store environment, read at
+    /// scrape time from the analytics counters (a few rows, never the records).
+    private func refreshSubscribers() async {
+        let now = dependencies.clock.now
+        for app in dependencies.apps.apps {
+            for environment in app.environments where environment == .production || environment == .sandbox {
+                do {
+                    let report = try await dependencies.analytics.report(MetricsQuery(appID: app.id, environment: environment, from: now, through: now))
+                    dependencies.metrics.setSubscribers(
+                        app: app.id, environment: environment.rawValue, currency: report.currency, figures: report.overall.total)
+                } catch {
+                    dependencies.logger.warning("cannot read the analytics counters for /metrics", metadata: ["app": "\(app.id)", "error": "\(error)"])
+                }
+            }
         }
     }
 

@@ -16,6 +16,8 @@ public struct PerennialRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Nil on routes without authentication (health, metrics, Apple's notifications).
     public var caller: Caller?
+    /// The dashboard session of a signed-in browser; set by ``DashboardAuthentication``.
+    var dashboardSession: DashboardSessions.Session?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)

@@ -32,33 +32,16 @@ struct SupportRoutes: Sendable {
         }
         actions.get("apps/:appId/orders/:orderId") { _, context in
             let (app, client) = try serverAPI(context)
-            guard let order = context.parameters.get("orderId"), !order.isEmpty, order.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+            guard let order = context.parameters.get("orderId"), Self.isOrderID(order) else {
                 throw APIError.malformed("an order id is letters and digits, as in Apple's receipt email")
             }
-            let answer = try await client.sendReturningData(.orderLookup(orderID: order))
-            guard let verified = try await app.verifier.orderLookup(answer), let first = verified.records.transactions.first else {
-                throw APIError.notFound("Apple knows no order \(order) of app \(app.id)")
-            }
-            let action = AdminAction(admin: context.adminName, action: "orderLookup", reason: "order \(order)")
-            _ = try await dependencies.pipeline(for: app).ingest(
-                .appleAnswer(verified, originalTransactionID: first.originalTransactionID), now: dependencies.clock.now, requestedBy: action)
-            var purchases: [PurchaseLookupResponse] = []
-            for id in Set(verified.records.transactions.map(\.originalTransactionID)).sorted() {
-                if let found = try await lookUp(transactionID: id) { purchases.append(found) }
-            }
-            dependencies.logger.info("admin action: order looked up", metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "orderId": "\(order)"])
-            return JSONResponse.make(OrderLookupAnswer(orderId: order, purchases: purchases))
+            return JSONResponse.make(try await lookUp(order: order, in: app, client: client, admin: context.adminName))
         }
         actions.post("apps/:appId/subscribers/:appUserId/refresh") { request, context in
             let (app, client) = try serverAPI(context)
             let user = try PathUser.from(context)
             let body = try await Self.decodeOptional(ActionRequest.self, from: request)
-            let records = try await dependencies.storage.records(ownedBy: user, appBundleID: app.bundleID)
-            let subscriptions = Set(records.evidence.transactions.filter { $0.productType == .autoRenewable }.map(\.originalTransactionID))
-            guard !subscriptions.isEmpty else { throw APIError.notFound("\(user) has no subscription in app \(app.id)") }
-            let action = AdminAction(admin: context.adminName, action: "refresh", reason: body?.reason)
-            for id in subscriptions.sorted() { try await refresh(id, app: app, client: client, action: action) }
-            dependencies.logger.info("admin action: subscriber refreshed from Apple", metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "appUserId": "\(user)"])
+            try await refresh(subscriber: user, in: app, client: client, admin: context.adminName, reason: body?.reason)
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now))
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/extend") { request, context in
@@ -145,6 +128,36 @@ struct SupportRoutes: Sendable {
         }
     }
 
+    /// Asks Apple for the order `order` (letters and digits, as in Apple's receipt email) of
+    /// `app`, applies what it answers as evidence requested by the admin key `admin`, and returns
+    /// the purchases it names with their owners.
+    func lookUp(order: String, in app: AppContext, client: AppStoreServerAPIClient, admin: String) async throws -> OrderLookupAnswer {
+        let answer = try await client.sendReturningData(.orderLookup(orderID: order))
+        guard let verified = try await app.verifier.orderLookup(answer), let first = verified.records.transactions.first else {
+            throw APIError.notFound("Apple knows no order \(order) of app \(app.id)")
+        }
+        let action = AdminAction(admin: admin, action: "orderLookup", reason: "order \(order)")
+        _ = try await dependencies.pipeline(for: app).ingest(
+            .appleAnswer(verified, originalTransactionID: first.originalTransactionID), now: dependencies.clock.now, requestedBy: action)
+        var purchases: [PurchaseLookupResponse] = []
+        for id in Set(verified.records.transactions.map(\.originalTransactionID)).sorted() {
+            if let found = try await lookUp(transactionID: id) { purchases.append(found) }
+        }
+        dependencies.logger.info("admin action: order looked up", metadata: ["admin": "\(admin)", "app": "\(app.id)", "orderId": "\(order)"])
+        return OrderLookupAnswer(orderId: order, purchases: purchases)
+    }
+
+    /// Asks Apple for the statuses of every subscription `user` has in `app` and applies them,
+    /// attributed to the admin key `admin` with `reason`.
+    func refresh(subscriber user: AppUserID, in app: AppContext, client: AppStoreServerAPIClient, admin: String, reason: String?) async throws {
+        let records = try await dependencies.storage.records(ownedBy: user, appBundleID: app.bundleID)
+        let subscriptions = Set(records.evidence.transactions.filter { $0.productType == .autoRenewable }.map(\.originalTransactionID))
+        guard !subscriptions.isEmpty else { throw APIError.notFound("\(user) has no subscription in app \(app.id)") }
+        let action = AdminAction(admin: admin, action: "refresh", reason: reason)
+        for id in subscriptions.sorted() { try await refresh(id, app: app, client: client, action: action) }
+        dependencies.logger.info("admin action: subscriber refreshed from Apple", metadata: ["admin": "\(admin)", "app": "\(app.id)", "appUserId": "\(user)"])
+    }
+
     /// Asks Apple for the subscription's statuses now and applies them, attributed to `action`.
     private func refresh(_ originalTransactionID: String, app: AppContext, client: AppStoreServerAPIClient, action: AdminAction) async throws {
         let answer = try await client.sendReturningData(.subscriptionStatuses(transactionID: originalTransactionID))
@@ -204,7 +217,12 @@ struct SupportRoutes: Sendable {
         return (app, client)
     }
 
-    private static func isTransactionID(_ text: String) -> Bool {
+    /// Letters and digits, as in Apple's receipt email.
+    static func isOrderID(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 64 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+
+    static func isTransactionID(_ text: String) -> Bool {
         !text.isEmpty && text.count <= 32 && text.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }

@@ -14,17 +14,24 @@ public struct EvidenceApplier: Sendable {
     public let transferPolicy: TransferPolicy
     /// Schedules each touched subscription's next comparison with Apple.
     public let reconciliation: ReconciliationPolicy
+    /// Whether plans carry the analytics counters' change; off only where that cost is measured
+    /// (`perennial-bench analytics` sets an apply without it beside one with it).
+    public let maintainsAnalytics: Bool
 
-    public init(engine: SubscriberEngine, transferPolicy: TransferPolicy, reconciliation: ReconciliationPolicy = ReconciliationPolicy()) {
+    public init(
+        engine: SubscriberEngine, transferPolicy: TransferPolicy, reconciliation: ReconciliationPolicy = ReconciliationPolicy(),
+        maintainsAnalytics: Bool = true
+    ) {
         self.engine = engine
         self.transferPolicy = transferPolicy
         self.reconciliation = reconciliation
+        self.maintainsAnalytics = maintainsAnalytics
     }
 
     /// The same applier with the transfer policy `transfer`: what an operator's move of a purchase
     /// is decided with, whatever the app's policy for users presenting it themselves.
     public var transferring: EvidenceApplier {
-        EvidenceApplier(engine: engine, transferPolicy: .transfer, reconciliation: reconciliation)
+        EvidenceApplier(engine: engine, transferPolicy: .transfer, reconciliation: reconciliation, maintainsAnalytics: maintainsAnalytics)
     }
 
     /// The plan for one piece of evidence.
@@ -81,7 +88,18 @@ public struct EvidenceApplier: Sendable {
         }
         try addOwnershipEvents(evidence: evidence, now: now, into: &plan)
         scheduleChecks(touched, owners: owners, merged: merged, now: now, into: &plan)
+        if maintainsAnalytics { countAnalytics(touched, stored: snapshot.records, merged: merged, into: &plan) }
         return plan
+    }
+
+    /// Replaces each touched subscription's analytics contribution: facts are a pure function of
+    /// its records, so late, repeated or reordered evidence converges to the same counters.
+    private func countAnalytics(_ touched: [String], stored: RecordSet, merged: RecordSet, into plan: inout WritePlan) {
+        let facts = SubscriptionFacts(catalog: engine.catalog)
+        for id in Set(touched) {
+            if let ledger = merged.ledger(originalTransactionID: id) { facts.add(ledger, to: &plan.analytics) }
+            if let ledger = stored.ledger(originalTransactionID: id) { facts.add(ledger, to: &plan.analytics, times: -1) }
+        }
     }
 
     /// The next check of every touched subscription, from the state its owner's new view holds

@@ -45,6 +45,9 @@ public struct WritePlan: Hashable, Sendable {
     public var ownershipChanges: [OwnershipChange]
     /// One per touched subscription (one-time purchases have none).
     public var checks: [Check]
+    /// How the touched subscriptions' analytics counters change (their new contribution minus
+    /// their old one, see ``PerennialCore/SubscriptionFacts``), for the evidence's app.
+    public var analytics: AnalyticsCounters
 
     public init(
         evidence: IncomingEvidence,
@@ -55,7 +58,8 @@ public struct WritePlan: Hashable, Sendable {
         outbox: [OutboxEntry.Draft] = [],
         audit: [AuditEntry.Draft] = [],
         ownershipChanges: [OwnershipChange] = [],
-        checks: [Check] = []
+        checks: [Check] = [],
+        analytics: AnalyticsCounters = AnalyticsCounters()
     ) {
         self.evidence = evidence
         self.transactions = transactions
@@ -66,5 +70,6 @@ public struct WritePlan: Hashable, Sendable {
         self.audit = audit
         self.ownershipChanges = ownershipChanges
         self.checks = checks
+        self.analytics = analytics
     }
 }

@@ -62,6 +62,12 @@ extension ServeCommand {
             }
             demo.webhooks = [WebhookEndpoint(url: url, secret: SecretValue(Self.demoWebhookSecret))]
         }
+        var seeding: [any Service] = []
+        if simulatorSeed {
+            let seeder = try DemoSeeder(catalog: catalog, wiring: wiring, now: Date())
+            demo.trustedRoots.append(.der(try seeder.trustedRoot))
+            seeding.append(DemoSeeding(seeder: seeder, logger: logger))
+        }
         configuration.apps.append(demo)
         let adminKey = configuration.adminKey.map(\.description) ?? "sk_demo_\(UUID().uuidString.lowercased())"
         if configuration.adminKey == nil { configuration.adminKey = SecretValue(adminKey) }
@@ -77,7 +83,7 @@ extension ServeCommand {
             simulator: simulator, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: simulatorPort)),
             logger: simulatorLogger,
             onServerRunning: { _ in FileHandle.standardOutput.write(Data(quickStart.utf8)) })
-        return [application, SimulatorClockFollower(simulator: simulator, logger: simulatorLogger)]
+        return [application, SimulatorClockFollower(simulator: simulator, logger: simulatorLogger)] + seeding
     }
 
     /// The key of `--server-api-key`, `--key-id` and `--issuer-id`, or nil without them; they
@@ -107,6 +113,32 @@ extension ServeCommand {
               curl -s \(server.absoluteString)/v1/subscribers/alice -H 'Authorization: Bearer \(demoPublicKey)'
 
             """
+    }
+}
+
+/// Runs ``DemoSeeder`` once the server listens, says where to look when it is done, and then
+/// stays until the group shuts down (a service that returns would stop the server with it).
+struct DemoSeeding: Service {
+    let seeder: DemoSeeder
+    let logger: Logger
+
+    func run() async throws {
+        let started = Date()
+        do {
+            // A shutdown during the seeding stops it.
+            let refused = try await cancelWhenGracefulShutdown {
+                try await seeder.seed(until: Date(), publicKey: ServeCommand.demoPublicKey)
+            }
+            logger.notice(
+                "demo app seeded with \(seeder.subscribers) simulated subscribers over the past year in \(Int(Date().timeIntervalSince(started))) s (\(refused) purchases refused); sign in to /dashboard with the admin key")
+        } catch is CancellationError {
+            return
+        } catch let error as URLError where error.code == .cancelled {
+            return
+        } catch {
+            logger.error("seeding the demo app failed: \(error)")
+        }
+        try? await gracefulShutdown()
     }
 }
 

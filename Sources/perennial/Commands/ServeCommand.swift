@@ -57,6 +57,11 @@ struct ServeCommand: AsyncParsableCommand {
         help: "With --simulator, deliver the demo app's events to this URL, signed with the secret whsec_demo (`perennial load --webhook-port` listens for them).")
     var simulatorWebhook: String?
 
+    @Flag(
+        name: .customLong("simulator-seed"), inversion: .prefixedNo,
+        help: "With --simulator, fill the demo app with a few hundred simulated subscribers over the past year (for the dashboard).")
+    var simulatorSeed = true
+
     @OptionGroup var serverAPIKey: ServerAPIKeyOptions
 
     func validate() throws {

@@ -1,0 +1,237 @@
+import Foundation
+
+/// What one auto-renewable subscription contributes to the analytics counters: a pure function of
+/// its merged records and the catalog (never of "now" or of the order evidence arrived in), so the
+/// apply can replace a subscription's old contribution by its new one and a rebuild, summing every
+/// subscription, finds the same counters. docs/analytics.md states each definition.
+public struct SubscriptionFacts: Sendable {
+    public let catalog: Catalog
+
+    public init(catalog: Catalog) {
+        self.catalog = catalog
+    }
+
+    /// The contribution of every subscription of `records` (one-time purchases contribute nothing).
+    public func counters(of records: RecordSet) -> AnalyticsCounters {
+        var counters = AnalyticsCounters()
+        for ledger in records.ledgers { add(ledger, to: &counters) }
+        return counters
+    }
+
+    /// The contribution of one ledger (nothing when it is not an auto-renewable subscription).
+    public func counters(of ledger: SubscriptionLedger?) -> AnalyticsCounters {
+        var counters = AnalyticsCounters()
+        if let ledger { add(ledger, to: &counters) }
+        return counters
+    }
+
+    /// Adds one ledger's contribution to `counters`, times `sign` (−1 takes it away: an apply
+    /// replaces a subscription's old contribution by its new one).
+    public func add(_ ledger: SubscriptionLedger, to counters: inout AnalyticsCounters, times sign: Int64 = 1) {
+        let history = ledger.transactions
+        guard let last = history.last, catalog.productType(of: last) == .autoRenewable else { return }
+        var writer = Writer(environment: history[0].environment, sign: sign)
+        // The writer adds straight into the caller's counters (no copy, no second merge).
+        swap(&writer.counters, &counters)
+        defer { swap(&writer.counters, &counters) }
+        let firstPaid = history.firstIndex { !Self.isTrial($0) && $0.ownership != .familyShared }
+        // Apple's commission falls to 15 % once a subscription has a year of paid service.
+        let secondYear = firstPaid.map { UTCCalendar.adding(months: 12, to: history[$0].purchaseDate) }
+        var paidSpans: [(start: Date, end: Date)] = []
+
+        for index in history.indices {
+            let transaction = history[index]
+            let next = index + 1 < history.count ? history[index + 1] : nil
+            let nextStep = next.map { _ in TransactionStep(history, at: index + 1) }
+            let isTrial = Self.isTrial(transaction)
+            let start = transaction.purchaseDate
+            let paidEnd = max(start, transaction.expiresDate ?? start)
+            var end = paidEnd
+            if let revoked = transaction.revocation?.date, revoked < end { end = max(start, revoked) }
+            if let next, next.purchaseDate < end { end = max(start, next.purchaseDate) }
+            writer.transaction = transaction
+
+            if isTrial {
+                writer.span(.trialChange, from: start, to: end)
+                writer.count(.newTrial, on: start)
+                writer.count(.trialEnded, on: end)
+                if let next, !Self.isTrial(next), transaction.revocation == nil,
+                    nextStep == .renewal || nextStep == .billingRecovery || nextStep == .planChange
+                {
+                    writer.count(.trialConverted, on: end)
+                }
+            } else {
+                writer.span(.activeChange, from: start, to: end)
+                paidSpans.append((start, end))
+                if transaction.ownership != .familyShared {
+                    let rate: Int64 = secondYear.map { start >= $0 } == true ? 15 : 30
+                    addCharge(of: transaction, commission: rate, from: start, to: end, with: &writer)
+                }
+                if index == firstPaid {
+                    writer.count(.newPaid, on: start)
+                } else if let step = index > 0 ? TransactionStep(history, at: index) : nil {
+                    switch step {
+                    case .renewal, .billingRecovery: writer.count(.renewal, on: start)
+                    case .resubscription, .afterGap: writer.count(.reactivation, on: start)
+                    case .first, .planChange: break
+                    }
+                }
+            }
+            if index > 0, TransactionStep(history, at: index) == .billingRecovery {
+                writer.count(.billingRetryRecovery, on: start)
+            }
+
+            // How the period ended: renewed, recovered after billing retry, still in retry, or expired.
+            let revokedInPeriod = transaction.revocation.map { revocation in
+                revocation.date < paidEnd && (next.map { revocation.date < $0.purchaseDate } ?? true)
+            } ?? false
+            if let next {
+                if revokedInPeriod && !isTrial {
+                    writer.count(.churnOther, on: end)
+                } else if next.purchaseDate > paidEnd {
+                    if nextStep == .billingRecovery {
+                        writer.span(.retryChange, from: paidEnd, to: next.purchaseDate)
+                    } else if !isTrial {
+                        writer.count(.churnOther, on: paidEnd)
+                    }
+                }
+            } else if revokedInPeriod {
+                if !isTrial { writer.count(.churnOther, on: end) }
+            } else {
+                addEnding(of: transaction, at: paidEnd, info: ledger.renewalInfo, isTrial: isTrial, with: &writer)
+            }
+        }
+
+        if let firstPaid {
+            let first = history[firstPaid]
+            writer.transaction = first
+            let cohort = AnalyticsCounters.start(ofDay: UTCCalendar.monthStart(of: AnalyticsCounters.day(of: first.purchaseDate)))
+            writer.count(.cohortSize, on: cohort)
+            for months in 1...12 {
+                let checkpoint = UTCCalendar.adding(months: months, to: first.purchaseDate)
+                if paidSpans.contains(where: { $0.start <= checkpoint && checkpoint < $0.end }) {
+                    writer.count(.cohortRetained(after: months), on: cohort)
+                }
+            }
+        }
+    }
+
+    /// Revenue, refund and MRR of one paid transaction.
+    private func addCharge(of transaction: Transaction, commission: Int64, from start: Date, to end: Date, with writer: inout Writer) {
+        guard let price = transaction.price ?? catalog.prices.price(productID: transaction.productID, storefront: transaction.storefront) else {
+            writer.count(.chargePriceUnknown, on: start)
+            writer.span(.mrrPriceUnknownChange, from: start, to: end)
+            if let revocation = transaction.revocation, revocation.type != .familyRevoke {
+                writer.count(.refund, on: revocation.date)
+                writer.count(.refundPriceUnknown, on: revocation.date)
+            }
+            return
+        }
+        writer.money(.revenueGross, price.milliUnits, price.currency, on: start)
+        writer.money(.revenueProceeds, Self.proceeds(price.milliUnits, commission: commission), price.currency, on: start)
+        writer.money(.revenueProceedsSmallBusiness, Self.proceeds(price.milliUnits, commission: 15), price.currency, on: start)
+        if let revocation = transaction.revocation, revocation.type != .familyRevoke {
+            var refunded = price.milliUnits
+            if revocation.type == .refundProrated, let percentage = revocation.percentage {
+                refunded = price.milliUnits * Int64(percentage) / 100_000
+            }
+            writer.count(.refund, on: revocation.date)
+            writer.money(.refundGross, refunded, price.currency, on: revocation.date)
+            writer.money(.refundProceeds, Self.proceeds(refunded, commission: commission), price.currency, on: revocation.date)
+            writer.money(.refundProceedsSmallBusiness, Self.proceeds(refunded, commission: 15), price.currency, on: revocation.date)
+        }
+        guard let monthly = monthlyPrice(price.milliUnits, of: transaction) else {
+            writer.span(.mrrPriceUnknownChange, from: start, to: end)
+            return
+        }
+        writer.moneySpan(.mrrGrossChange, monthly, price.currency, from: start, to: end)
+        writer.moneySpan(.mrrProceedsChange, Self.proceeds(monthly, commission: commission), price.currency, from: start, to: end)
+        writer.moneySpan(.mrrProceedsSmallBusinessChange, Self.proceeds(monthly, commission: 15), price.currency, from: start, to: end)
+    }
+
+    /// The end of the latest period when nothing follows it: billing retry (with its grace
+    /// period) while Apple still tries, else an expiry with its reason (trials do not churn).
+    private func addEnding(of transaction: Transaction, at end: Date, info: RenewalInfo?, isTrial: Bool, with writer: inout Writer) {
+        let current = info.flatMap { $0.provenance.versionDate >= transaction.purchaseDate ? $0 : nil }
+        if let current, current.isInBillingRetry {
+            let graceEnd = max(end, current.gracePeriodExpiresDate ?? end)
+            writer.span(.graceChange, from: end, to: graceEnd)
+            writer.count(.retryChange, on: graceEnd)
+            return
+        }
+        if let current, current.expirationReason == .billingError, current.provenance.versionDate > end {
+            writer.span(.retryChange, from: end, to: current.provenance.versionDate)
+        }
+        guard !isTrial else { return }
+        switch current?.expirationReason {
+        case .voluntary?: writer.count(.churnVoluntary, on: end)
+        case .billingError?: writer.count(.churnInvoluntary, on: end)
+        case nil where current?.willAutoRenew == false: writer.count(.churnVoluntary, on: end)
+        default: writer.count(.churnOther, on: end)
+        }
+    }
+
+    /// A period's price as a month's worth: a year / 12, a week × 52 / 12 (a day-based period of
+    /// n days × 364 / 12n), rounded down to a milli-unit; nil when the period's length is unknown.
+    func monthlyPrice(_ milliUnits: Int64, of transaction: Transaction) -> Int64? {
+        var duration = catalog.product(id: transaction.productID)?.duration
+        if PeriodType(offer: transaction.offer) == .introductoryPayUpFront, let period = transaction.offer?.period {
+            duration = SubscriptionDuration(iso8601: period) ?? duration
+        }
+        guard let duration else { return nil }
+        if duration.months > 0 { return milliUnits / Int64(duration.months) }
+        return milliUnits * 364 / (12 * Int64(duration.days))
+    }
+
+    /// What Apple pays out of `milliUnits` after its commission in percent, rounded down.
+    static func proceeds(_ milliUnits: Int64, commission: Int64) -> Int64 {
+        milliUnits * (100 - commission) / 100
+    }
+
+    static func isTrial(_ transaction: Transaction) -> Bool {
+        PeriodType(offer: transaction.offer) == .freeTrial
+    }
+
+    /// Writes counters under the current transaction's product and storefront, times `sign`.
+    private struct Writer {
+        let environment: AppStoreEnvironment
+        let sign: Int64
+        var transaction: Transaction?
+        var counters = AnalyticsCounters()
+
+        init(environment: AppStoreEnvironment, sign: Int64) {
+            self.environment = environment
+            self.sign = sign
+        }
+
+        mutating func count(_ metric: AnalyticsMetric, on date: Date) {
+            add(1, metric, currency: "", day: AnalyticsCounters.day(of: date))
+        }
+
+        mutating func money(_ metric: AnalyticsMetric, _ milliUnits: Int64, _ currency: String, on date: Date) {
+            add(milliUnits, metric, currency: currency, day: AnalyticsCounters.day(of: date))
+        }
+
+        /// +1 the day a point-in-time figure starts counting, −1 the day it stops.
+        mutating func span(_ metric: AnalyticsMetric, from start: Date, to end: Date) {
+            moneySpan(metric, 1, "", from: start, to: end)
+        }
+
+        mutating func moneySpan(_ metric: AnalyticsMetric, _ amount: Int64, _ currency: String, from start: Date, to end: Date) {
+            let first = AnalyticsCounters.day(of: start)
+            let last = AnalyticsCounters.day(of: end)
+            guard first < last else { return }
+            add(amount, metric, currency: currency, day: first)
+            add(-amount, metric, currency: currency, day: last)
+        }
+
+        private mutating func add(_ amount: Int64, _ metric: AnalyticsMetric, currency: String, day: Int) {
+            guard let transaction else { return }
+            counters.add(
+                amount * sign,
+                to: AnalyticsCounters.Key(
+                    environment: environment, metric: metric, day: day, productID: transaction.productID,
+                    storefront: transaction.storefront ?? "", currency: currency))
+        }
+    }
+}

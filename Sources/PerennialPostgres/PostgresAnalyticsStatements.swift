@@ -1,0 +1,93 @@
+import PerennialCore
+import PerennialStorage
+import PostgresNIO
+
+/// The analytics counters' reads and the rebuild's statements (``PerennialStorage/AnalyticsStorage``).
+enum PostgresAnalyticsStatements {
+    /// The change counters summed over every day before the range, then the range's rows.
+    struct Counters: PostgresPreparedStatement {
+        static let sql = """
+            SELECT metric, $4::int4 - 1, segment, currency, SUM(value)::int8 FROM analytics_counters
+            WHERE app_bundle_id = $1 AND environment = $2 AND dimension = $3 AND day < $4 AND metric < 10
+            GROUP BY metric, segment, currency
+            UNION ALL
+            SELECT metric, day, segment, currency, value FROM analytics_counters
+            WHERE app_bundle_id = $1 AND environment = $2 AND dimension = $3 AND day >= $4 AND day <= $5 AND value <> 0
+            """
+        let request: AnalyticsCounterRequest
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            bindings.append(request.appBundleID)
+            bindings.append(request.environment.rawValue)
+            bindings.append(Int32(request.dimension.rawValue))
+            bindings.append(Int32(request.fromDay))
+            bindings.append(Int32(request.throughDay))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> AnalyticsCounterRow {
+            let (metric, day, segment, currency, value) = try row.decode((Int32, Int32, String, String, Int64).self)
+            return AnalyticsCounterRow(metric: AnalyticsMetric(rawValue: Int(metric)), day: Int(day), segment: segment, currency: currency, value: value)
+        }
+    }
+
+    /// The next batch of subscriptions after `after`, with the app of the evidence that last
+    /// touched each (kept by the reconciliation schedule).
+    struct Subscriptions: PostgresPreparedStatement {
+        static let sql = """
+            SELECT original_transaction_id, app_bundle_id FROM reconciliation_checks
+            WHERE original_transaction_id > $1 ORDER BY original_transaction_id LIMIT $2
+            """
+        let after: String
+        let limit: Int32
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(after)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (String, String) { try row.decode((String, String).self) }
+    }
+
+    /// Holds every apply's counter write until the rebuild commits: an apply committed before it
+    /// is in the records the rebuild reads, one after it adds its change to the rebuilt counters.
+    struct LockCounters: PostgresPreparedStatement {
+        static let sql = "LOCK TABLE analytics_counters IN EXCLUSIVE MODE"
+        func makeBindings() throws -> PostgresBindings { PostgresBindings() }
+        func decodeRow(_ row: PostgresRow) throws {}
+    }
+
+    struct DeleteAll: PostgresPreparedStatement {
+        static let sql = "DELETE FROM analytics_counters"
+        func makeBindings() throws -> PostgresBindings { PostgresBindings() }
+        func decodeRow(_ row: PostgresRow) throws {}
+    }
+
+    /// Inserts rebuilt rows (distinct keys, the table emptied first).
+    struct Insert: PostgresPreparedStatement {
+        static let sql = """
+            INSERT INTO analytics_counters (app_bundle_id, environment, dimension, day, metric, segment, currency, value)
+            SELECT $1, * FROM unnest($2::text[], $3::int4[], $4::int4[], $5::int4[], $6::text[], $7::text[], $8::int8[])
+            """
+        let app: String
+        let rows: ArraySlice<AnalyticsStoredRow>
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 8)
+            bindings.append(app)
+            bindings.append(rows.map(\.environment.rawValue))
+            bindings.append(rows.map { Int32($0.dimension.rawValue) })
+            bindings.append(rows.map { Int32($0.day) })
+            bindings.append(rows.map { Int32($0.metric.rawValue) })
+            bindings.append(rows.map(\.segment))
+            bindings.append(rows.map(\.currency))
+            bindings.append(rows.map(\.value))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
+    }
+}

@@ -1,0 +1,29 @@
+public import Hummingbird
+
+/// A metrics request that cannot be answered as asked.
+public enum AnalyticsError: Error, Equatable, HTTPResponseError, CodedError {
+    case unknownApp(String)
+    /// The range ends before it starts, or spans more days than a report may hold.
+    case invalidRange(String)
+
+    public var code: String {
+        switch self {
+        case .unknownApp: "notFound"
+        case .invalidRange: "invalidRange"
+        }
+    }
+
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .unknownApp: .notFound
+        case .invalidRange: .badRequest
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unknownApp(let id): "no app \(id) is configured"
+        case .invalidRange(let reason): reason
+        }
+    }
+}

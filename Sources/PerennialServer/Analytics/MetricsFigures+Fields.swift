@@ -1,0 +1,41 @@
+extension MetricsFigures {
+    /// One figure as the API writes it: a count or milli-units, or a rate (nil when undefined).
+    enum Value: Equatable {
+        case integer(Int64)
+        case rate(Double?)
+    }
+
+    /// Every figure under its API name, in the order of the CSV columns: the one list the JSON and
+    /// CSV answers are written from.
+    static let fields: [(name: String, value: @Sendable (MetricsFigures) -> Value)] = [
+        ("activeSubscriptions", { .integer(Int64($0.activeSubscriptions)) }),
+        ("activeTrials", { .integer(Int64($0.activeTrials)) }),
+        ("inGracePeriod", { .integer(Int64($0.inGracePeriod)) }),
+        ("inBillingRetry", { .integer(Int64($0.inBillingRetry)) }),
+        ("mrrGross", { .integer($0.mrrGross) }),
+        ("mrrProceeds", { .integer($0.mrrProceeds) }),
+        ("mrrPriceUnknown", { .integer(Int64($0.mrrPriceUnknown)) }),
+        ("revenueGross", { .integer($0.revenueGross) }),
+        ("revenueProceeds", { .integer($0.revenueProceeds) }),
+        ("chargesPriceUnknown", { .integer(Int64($0.chargesPriceUnknown)) }),
+        ("newTrials", { .integer(Int64($0.newTrials)) }),
+        ("trialsEnded", { .integer(Int64($0.trialsEnded)) }),
+        ("trialConversions", { .integer(Int64($0.trialConversions)) }),
+        ("trialConversionRate", { .rate($0.trialConversionRate) }),
+        ("newPaidSubscriptions", { .integer(Int64($0.newPaidSubscriptions)) }),
+        ("renewals", { .integer(Int64($0.renewals)) }),
+        ("reactivations", { .integer(Int64($0.reactivations)) }),
+        ("activeAtStart", { .integer(Int64($0.activeAtStart)) }),
+        ("churnVoluntary", { .integer(Int64($0.churnVoluntary)) }),
+        ("churnInvoluntary", { .integer(Int64($0.churnInvoluntary)) }),
+        ("churnOther", { .integer(Int64($0.churnOther)) }),
+        ("churn", { .integer(Int64($0.churn)) }),
+        ("churnRate", { .rate($0.churnRate) }),
+        ("billingRetryRecoveries", { .integer(Int64($0.billingRetryRecoveries)) }),
+        ("refunds", { .integer(Int64($0.refunds)) }),
+        ("refundsGross", { .integer($0.refundsGross) }),
+        ("refundsProceeds", { .integer($0.refundsProceeds) }),
+        ("refundsPriceUnknown", { .integer(Int64($0.refundsPriceUnknown)) }),
+        ("refundRate", { .rate($0.refundRate) }),
+    ]
+}

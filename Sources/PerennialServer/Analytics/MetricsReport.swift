@@ -1,0 +1,84 @@
+public import Foundation
+
+/// The answer to a ``MetricsQuery``: one series per segment, the totals of the range and of the
+/// range just before it (for "change over the previous period"), and the cohort table.
+public struct MetricsReport: Sendable, Hashable {
+    /// One bucket of a series.
+    public struct Point: Sendable, Hashable {
+        /// The bucket's first instant (00:00 UTC of its first day).
+        public var start: Date
+        /// The instant after its last day.
+        public var end: Date
+        public var figures: MetricsFigures
+
+        public init(start: Date, end: Date, figures: MetricsFigures) {
+            self.start = start
+            self.end = end
+            self.figures = figures
+        }
+    }
+
+    /// One series: the whole app (`key` nil) or one product, group or storefront.
+    public struct Segment: Sendable, Hashable {
+        /// The product id, subscription group id or storefront; nil for the overall series.
+        public var key: String?
+        public var points: [Point]
+        /// The figures of the whole range as one bucket.
+        public var total: MetricsFigures
+
+        public init(key: String?, points: [Point], total: MetricsFigures) {
+            self.key = key
+            self.points = points
+            self.total = total
+        }
+    }
+
+    public var query: MetricsQuery
+    /// The app's reporting currency: every amount is in its milli-units.
+    public var currency: String
+    /// Overall first, then segments sorted by key (only the overall one without a breakdown).
+    public var segments: [Segment]
+    /// The overall figures of the range of the same length just before the query's range.
+    public var previousTotal: MetricsFigures
+    public var cohorts: [CohortRow]
+    /// Currencies with amounts but no exchange rate to ``currency``: left out of every sum.
+    public var unconvertedCurrencies: [String]
+
+    public init(
+        query: MetricsQuery, currency: String, segments: [Segment], previousTotal: MetricsFigures, cohorts: [CohortRow],
+        unconvertedCurrencies: [String] = []
+    ) {
+        self.query = query
+        self.currency = currency
+        self.unconvertedCurrencies = unconvertedCurrencies
+        self.segments = segments
+        self.previousTotal = previousTotal
+        self.cohorts = cohorts
+    }
+
+    /// The overall series.
+    public var overall: Segment { segments.first { $0.key == nil } ?? Segment(key: nil, points: [], total: MetricsFigures()) }
+}
+
+/// Subscriptions whose first paid period started in one calendar month, and how many were still
+/// paid 1…12 months later.
+public struct CohortRow: Sendable, Hashable {
+    /// 00:00 UTC of the month's first day.
+    public var month: Date
+    public var size: Int
+    /// `retained[k-1]`: subscriptions paid at their start plus k months; nil while that instant
+    /// has not come for every member (the month's end plus k months is after the report's "now").
+    public var retained: [Int?]
+
+    public init(month: Date, size: Int, retained: [Int?]) {
+        self.month = month
+        self.size = size
+        self.retained = retained
+    }
+
+    /// `retained[k-1] / size`, nil when unknown or the cohort is empty.
+    public func share(after months: Int) -> Double? {
+        guard size > 0, months >= 1, months <= retained.count, let count = retained[months - 1] else { return nil }
+        return Double(count) / Double(size)
+    }
+}

@@ -1,0 +1,87 @@
+import PerennialCore
+
+/// One segment's counters, day by day over the days a report reads, with the sum of the change
+/// counters before them: turns counter rows into ``MetricsFigures`` for any bucket.
+struct MetricsTally {
+    /// The first day held (the day before the report's earliest bucket).
+    let firstDay: Int
+    let dayCount: Int
+    /// Per metric, the values per day from `firstDay`, the change counters' earlier sum on day 0;
+    /// once ``sealed()``, their running sums instead (`values[m][i]` = the sum of days before `i`).
+    private var values: [AnalyticsMetric: [Int64]] = [:]
+    private var isSealed = false
+
+    init(firstDay: Int, lastDay: Int) {
+        self.firstDay = firstDay
+        self.dayCount = lastDay - firstDay + 1
+    }
+
+    mutating func add(_ value: Int64, _ metric: AnalyticsMetric, day: Int) {
+        precondition(!isSealed, "a sealed tally takes no more counters")
+        let index = max(0, day - firstDay)
+        guard index < dayCount else { return }
+        values[metric, default: Array(repeating: 0, count: dayCount)][index] += value
+    }
+
+    /// The tally with running sums, so that every bucket's figures cost a subtraction, not a walk
+    /// over its days (a year by day asks for 365 of them).
+    func sealed() -> MetricsTally {
+        var copy = self
+        for (metric, days) in values {
+            var running: [Int64] = [0]
+            running.reserveCapacity(days.count + 1)
+            for value in days { running.append(running[running.count - 1] + value) }
+            copy.values[metric] = running
+        }
+        copy.isSealed = true
+        return copy
+    }
+
+    /// The sum of a metric over `[from, to)`; the tally must be sealed.
+    func sum(_ metric: AnalyticsMetric, from: Int, to: Int) -> Int64 {
+        precondition(isSealed, "seal the tally before reading it")
+        guard let running = values[metric] else { return 0 }
+        let lower = min(dayCount, max(0, from - firstDay))
+        let upper = min(dayCount, max(0, to - firstDay))
+        guard lower < upper else { return 0 }
+        return running[upper] - running[lower]
+    }
+
+    /// A point-in-time figure at the first instant of `day`: its changes on every earlier day.
+    func level(_ metric: AnalyticsMetric, at day: Int) -> Int64 {
+        sum(metric, from: firstDay, to: day)
+    }
+
+    /// The figures of the bucket of days `[from, to)`.
+    func figures(from: Int, to: Int, smallBusiness: Bool) -> MetricsFigures {
+        var figures = MetricsFigures()
+        figures.activeSubscriptions = Int(level(.activeChange, at: to))
+        figures.activeTrials = Int(level(.trialChange, at: to))
+        figures.inGracePeriod = Int(level(.graceChange, at: to))
+        figures.inBillingRetry = Int(level(.retryChange, at: to))
+        figures.mrrGross = level(.mrrGrossChange, at: to)
+        figures.mrrProceeds = level(smallBusiness ? .mrrProceedsSmallBusinessChange : .mrrProceedsChange, at: to)
+        figures.mrrPriceUnknown = Int(level(.mrrPriceUnknownChange, at: to))
+        figures.activeAtStart = Int(level(.activeChange, at: from))
+
+        func count(_ metric: AnalyticsMetric) -> Int { Int(sum(metric, from: from, to: to)) }
+        figures.revenueGross = sum(.revenueGross, from: from, to: to)
+        figures.revenueProceeds = sum(smallBusiness ? .revenueProceedsSmallBusiness : .revenueProceeds, from: from, to: to)
+        figures.chargesPriceUnknown = count(.chargePriceUnknown)
+        figures.newTrials = count(.newTrial)
+        figures.trialsEnded = count(.trialEnded)
+        figures.trialConversions = count(.trialConverted)
+        figures.newPaidSubscriptions = count(.newPaid)
+        figures.renewals = count(.renewal)
+        figures.reactivations = count(.reactivation)
+        figures.churnVoluntary = count(.churnVoluntary)
+        figures.churnInvoluntary = count(.churnInvoluntary)
+        figures.churnOther = count(.churnOther)
+        figures.billingRetryRecoveries = count(.billingRetryRecovery)
+        figures.refunds = count(.refund)
+        figures.refundsGross = sum(.refundGross, from: from, to: to)
+        figures.refundsProceeds = sum(smallBusiness ? .refundProceedsSmallBusiness : .refundProceeds, from: from, to: to)
+        figures.refundsPriceUnknown = count(.refundPriceUnknown)
+        return figures
+    }
+}

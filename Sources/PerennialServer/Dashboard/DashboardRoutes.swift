@@ -1,0 +1,275 @@
+import Foundation
+import Hummingbird
+import Logging
+import PerennialAppStore
+import PerennialCore
+import PerennialStorage
+
+/// The dashboard `perennial serve` serves at `/dashboard`: server-rendered HTML pages for
+/// operators, signed in with an admin key. It reads through the same code as the admin API (the
+/// subscriber answer, the timeline, purchase and order lookups, the metrics) so a page and the
+/// API never disagree; what it changes (an order looked up at Apple, a subscriber refreshed from
+/// Apple: Apple's answer is applied) needs the key's scope, as on the API, and the session's CSRF
+/// token.
+struct DashboardRoutes: Sendable {
+    let dependencies: ServerDependencies
+    let sessions: DashboardSessions
+    /// Sessions expire in real time, whatever clock the server judges subscriptions by (a
+    /// simulator's runs fast).
+    let wallClock: any TimeSource
+
+    /// The largest form the dashboard reads: its forms hold a key, a token and a search.
+    static let maximumFormSize = 16 * 1024
+
+    func add(to router: Router<PerennialRequestContext>) {
+        let open = router.group("dashboard")
+        open.get("sign-in") { request, _ in
+            SignInPage.page(next: SignInPage.destination(request.uri.queryParameters.get("next"))).response
+        }
+        open.post("sign-in") { request, _ in
+            try await signIn(request)
+        }
+        let pages = router.group("dashboard").add(middleware: DashboardAuthentication(sessions: sessions, clock: wallClock))
+        pages.get { request, context in
+            try await page(context) { session in try await overview(request, session: session).response }
+        }
+        pages.get("search") { request, context in
+            try await page(context) { session in try await search(request.uri.queryParameters.get("q") ?? "", session: session) }
+        }
+        pages.get("apps/:appId/subscribers/:appUserId") { _, context in
+            try await page(context) { session in try await subscriber(context, session: session).response }
+        }
+        pages.post("apps/:appId/orders") { request, context in
+            try await page(context) { session in try await lookUpOrder(request, context: context, session: session) }
+        }
+        pages.post("apps/:appId/subscribers/:appUserId/refresh") { request, context in
+            try await page(context) { session in try await refresh(request, context: context, session: session) }
+        }
+        pages.post("sign-out") { request, context in
+            try await page(context) { session in
+                _ = try await form(request, session: session)
+                await sessions.close(id: session.id)
+                var response = Response.redirect(to: "/dashboard/sign-in", type: .normal)
+                response.setCookie(Self.cookie(value: "", maxAge: 0, request: request))
+                return response
+            }
+        }
+    }
+
+    // MARK: Signing in
+
+    private struct SignInForm: Decodable {
+        var key: String?
+        var next: String?
+    }
+
+    private func signIn(_ request: Request) async throws -> Response {
+        let fields = try Self.decodeForm(SignInForm.self, from: try await Self.formBody(of: request))
+        let next = SignInPage.destination(fields.next)
+        guard !dependencies.adminKeys.isEmpty else {
+            return SignInPage.page(
+                next: next, error: "The dashboard is disabled: this server has no admin key (set adminKey or adminKeys).",
+                status: .serviceUnavailable
+            ).response
+        }
+        guard let presented = fields.key, !presented.isEmpty, let key = dependencies.adminKeys.key(presented: Array(presented.utf8)) else {
+            dependencies.logger.notice("dashboard sign-in refused: not an admin key")
+            return SignInPage.page(next: next, error: "That is not an admin key of this server.", status: .unauthorized).response
+        }
+        let session = await sessions.open(for: key.name, scope: key.scope, now: wallClock.now)
+        dependencies.logger.info("dashboard sign-in", metadata: ["admin": "\(key.name)"])
+        var response = Response.redirect(to: next, type: .normal)
+        response.setCookie(Self.cookie(value: session.id, maxAge: Int(DashboardSessions.lifetime), request: request))
+        return response
+    }
+
+    /// The session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's
+    /// link or form carries it), scoped to the dashboard, and Secure when a TLS proxy in front
+    /// says the browser came over HTTPS.
+    private static func cookie(value: String, maxAge: Int, request: Request) -> Cookie {
+        Cookie(
+            name: DashboardAuthentication.cookieName, value: value, maxAge: maxAge, path: "/dashboard",
+            secure: request.headers[.init("X-Forwarded-Proto")!]?.lowercased() == "https", httpOnly: true, sameSite: .strict)
+    }
+
+    // MARK: Overview
+
+    private func overview(_ request: Request, session: DashboardSessions.Session) async throws -> DashboardPage {
+        let apps = dependencies.apps.apps
+        let parameters = request.uri.queryParameters
+        guard let app = parameters.get("app").map({ dependencies.apps.app(id: $0) }) ?? apps.first else {
+            throw APIError.notFound(apps.isEmpty ? "no app is configured" : "no app \(parameters.get("app") ?? "") is configured")
+        }
+        let range = parameters.get("range").flatMap(OverviewPage.Range.init(rawValue:)) ?? .days30
+        let environment =
+            parameters.get("environment").flatMap(AppStoreEnvironment.init(rawValue:))
+            ?? (app.environments.contains(.production) ? .production : app.environments.first ?? .production)
+        let today = dependencies.clock.now
+        let query = MetricsQuery(
+            appID: app.id, environment: environment, from: today.addingTimeInterval(-Double(range.days - 1) * 86_400), through: today,
+            granularity: range.granularity)
+        let report = try await dependencies.analytics.report(query)
+        return DashboardPage(
+            title: "Overview", body: OverviewPage(appIDs: apps.map(\.id), report: report, range: range).body, session: session)
+    }
+
+    // MARK: Search and subscribers
+
+    /// A search box's text: an original or any transaction id, then an app user id, then (when
+    /// nothing matched and an app can ask Apple) an order id to look up at Apple — a POST, since
+    /// Apple's answer is applied.
+    private func search(_ text: String, session: DashboardSessions.Session) async throws -> Response {
+        let query = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !query.isEmpty else { return Response.redirect(to: "/dashboard", type: .normal) }
+        if SupportRoutes.isTransactionID(query), let found = try await dependencies.storage.purchase(ofTransaction: query) {
+            if let owner = found.owner, let app = dependencies.apps.apps.first(where: { $0.bundleID == found.appBundleID }) {
+                return Response.redirect(to: Self.subscriberPath(app: app.id, user: owner.rawValue), type: .normal)
+            }
+            return DashboardPage.notice(
+                "Purchase \(found.originalTransactionID)", "Purchase \(found.originalTransactionID) is stored, but no user of a configured app owns it.",
+                session: session, status: .ok
+            ).response
+        }
+        if query.count <= PathUser.maximumLength, try await !dependencies.storage.timeline(of: AppUserID(query)).isEmpty {
+            let apps = dependencies.apps.apps
+            if apps.count == 1, let only = apps.first {
+                return Response.redirect(to: Self.subscriberPath(app: only.id, user: query), type: .normal)
+            }
+            let links = HTML.join(apps.map { "<li><a href=\"\(Self.subscriberPath(app: $0.id, user: query))\">\(query) in \($0.id)</a></li>" })
+            return DashboardPage(title: "Search", body: "<h1>\(query)</h1><ul>\(links)</ul>", session: session).response
+        }
+        return SearchPage.notFound(query, orderApps: dependencies.apps.apps.filter { $0.serverAPI != nil }.map(\.id), session: session).response
+    }
+
+    private func subscriber(_ context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
+        let app = try pathApp(context)
+        let user = try PathUser.from(context)
+        let answer = try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now)
+        let timeline = try await AdminRoutes(dependencies: dependencies).timeline(of: user)
+        let page = await SubscriberPage.make(appID: app.id, answer: answer, timeline: timeline)
+        let refresh: HTML =
+            if app.serverAPI != nil, !answer.subscriber.subscriptions.isEmpty {
+                """
+                <form class="row" method="post" action="\(Self.subscriberPath(app: app.id, user: user.rawValue))/refresh">\
+                <input type="hidden" name="csrf" value="\(session.csrfToken)">\
+                <button type="submit"\(session.scope >= .support ? "" : " disabled title=\"needs the support scope\"")>Refresh from Apple</button>\
+                <span class="muted">asks the App Store Server API for this user's subscriptions and applies the answer</span></form>
+                """
+            } else {
+                ""
+            }
+        return DashboardPage(title: user.rawValue, body: page.body(actions: refresh), session: session)
+    }
+
+    /// Asks Apple about the subscriber's subscriptions now (support scope) and shows the page again.
+    private func refresh(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        _ = try await form(request, session: session)
+        try Self.require(.support, of: session)
+        let app = try pathApp(context)
+        guard let client = app.serverAPI else { throw EvidenceError.notConfigured("app \(app.id) has no App Store Server API key (serverAPI)") }
+        let user = try PathUser.from(context)
+        try await SupportRoutes(dependencies: dependencies).refresh(
+            subscriber: user, in: app, client: client, admin: session.keyName, reason: "from the dashboard")
+        return Response.redirect(to: Self.subscriberPath(app: app.id, user: user.rawValue), type: .normal)
+    }
+
+    /// The path's app.
+    private func pathApp(_ context: PerennialRequestContext) throws(APIError) -> AppContext {
+        guard let id = context.parameters.get("appId"), let app = dependencies.apps.app(id: id) else {
+            throw .notFound("no app \(context.parameters.get("appId") ?? "") is configured")
+        }
+        return app
+    }
+
+    /// Refuses a session whose key's scope is narrower than `scope`, as the admin API does.
+    private static func require(_ scope: AdminScope, of session: DashboardSessions.Session) throws(AuthError) {
+        guard session.scope >= scope else {
+            throw .insufficientScope(key: session.keyName, scope: session.scope.rawValue, required: scope.rawValue)
+        }
+    }
+
+    private struct OrderForm: Decodable {
+        var orderId: String?
+        var csrf: String?
+    }
+
+    /// Looks an order id up at Apple (support scope), applies the answer and opens its owner.
+    private func lookUpOrder(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        let fields = try await form(request, session: session, as: OrderForm.self)
+        try Self.require(.support, of: session)
+        let app = try pathApp(context)
+        guard let client = app.serverAPI else { throw EvidenceError.notConfigured("app \(app.id) has no App Store Server API key (serverAPI)") }
+        let order = (fields.orderId ?? "").trimmingCharacters(in: .whitespaces)
+        guard SupportRoutes.isOrderID(order) else { throw APIError.malformed("an order id is letters and digits, as in Apple's receipt email") }
+        let answer = try await SupportRoutes(dependencies: dependencies).lookUp(order: order, in: app, client: client, admin: session.keyName)
+        let owners = answer.purchases.compactMap(\.appUserId)
+        if Set(owners).count == 1, let owner = owners.first {
+            return Response.redirect(to: Self.subscriberPath(app: app.id, user: owner), type: .normal)
+        }
+        return SearchPage.order(answer, appID: app.id, session: session).response
+    }
+
+    /// `/dashboard/apps/{app}/subscribers/{user}` with the user id percent-encoded as one path
+    /// segment (ids may hold `/`, `?`, `#`…).
+    static func subscriberPath(app: String, user: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#%;")
+        let segment = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return "/dashboard/apps/\(segment(app))/subscribers/\(segment(user))"
+    }
+
+    // MARK: Forms and errors
+
+    private struct TokenOnly: Decodable {
+        var csrf: String?
+    }
+
+    private func form(_ request: Request, session: DashboardSessions.Session) async throws -> TokenOnly {
+        try await form(request, session: session, as: TokenOnly.self)
+    }
+
+    /// The posted form, once its CSRF token is the session's.
+    private func form<Form: Decodable>(_ request: Request, session: DashboardSessions.Session, as type: Form.Type) async throws -> Form {
+        let body = try await Self.formBody(of: request)
+        guard session.accepts(csrfToken: try Self.decodeForm(TokenOnly.self, from: body).csrf) else {
+            throw APIError(status: .forbidden, code: "csrf", message: "This form is out of date or was not sent by the dashboard; reload the page and try again.")
+        }
+        return try Self.decodeForm(type, from: body)
+    }
+
+    private static func formBody(of request: Request) async throws -> String {
+        var request = request
+        do {
+            return String(buffer: try await request.collectBody(upTo: maximumFormSize))
+        } catch {
+            throw APIError(status: .contentTooLarge, code: "bodyTooLarge", message: "the form exceeds \(maximumFormSize) bytes")
+        }
+    }
+
+    private static func decodeForm<Form: Decodable>(_ type: Form.Type, from body: String) throws -> Form {
+        do {
+            return try URLEncodedFormDecoder().decode(type, from: body)
+        } catch {
+            throw APIError.malformed("the form could not be read")
+        }
+    }
+
+    /// Runs a page handler for the signed-in session, answering any error as an HTML page with
+    /// its status and message (the admin API answers the same errors as JSON).
+    private func page(
+        _ context: PerennialRequestContext, _ handler: (DashboardSessions.Session) async throws -> Response
+    ) async throws -> Response {
+        guard let session = context.dashboardSession else { throw APIError(status: .internalServerError, code: "internal", message: "no session") }
+        do {
+            return try await handler(session)
+        } catch let error as APIError {
+            return DashboardPage.notice(error.status.reasonPhrase, error.body.message, session: session, status: error.status).response
+        } catch let error as any HTTPResponseError & CustomStringConvertible {
+            return DashboardPage.notice(error.status.reasonPhrase, error.description, session: session, status: error.status).response
+        } catch {
+            dependencies.logger.error("dashboard page failed: \(error)")
+            return DashboardPage.notice("Something went wrong", "The server could not show this page; its log says why.", session: session,
+                status: .internalServerError).response
+        }
+    }
+}

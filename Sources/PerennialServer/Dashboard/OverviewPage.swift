@@ -1,0 +1,178 @@
+import Foundation
+import PerennialCore
+
+/// The overview of one app over a range: KPI tiles with the change over the range just before,
+/// the charts over time, and the cohort table as a heat map — all from one ``MetricsReport``.
+struct OverviewPage: Sendable {
+    /// The ranges the overview offers, as days ending today, and the bucket each is drawn in.
+    enum Range: String, CaseIterable, Sendable {
+        case days30 = "30d", days90 = "90d", year = "365d"
+
+        var days: Int {
+            switch self {
+            case .days30: 30
+            case .days90: 90
+            case .year: 365
+            }
+        }
+
+        var granularity: MetricsGranularity {
+            switch self {
+            case .days30: .day
+            case .days90: .week
+            case .year: .month
+            }
+        }
+
+        var label: String {
+            switch self {
+            case .days30: "30 days"
+            case .days90: "90 days"
+            case .year: "12 months"
+            }
+        }
+    }
+
+    let appIDs: [String]
+    let report: MetricsReport
+    let range: Range
+
+    var body: HTML {
+        let query = report.query
+        let appOptions = HTML.join(appIDs.map { "<option\($0 == query.appID ? " selected" : "")>\($0)</option>" })
+        let rangeOptions = HTML.join(
+            Range.allCases.map { "<option value=\"\($0.rawValue)\"\($0 == range ? " selected" : "")>\($0.label)</option>" })
+        let environmentOptions = HTML.join(
+            [AppStoreEnvironment.production, .sandbox].map {
+                "<option\($0 == query.environment ? " selected" : "")>\($0.rawValue)</option>"
+            })
+        return """
+            <h1>Overview</h1>
+            <form class="row" method="get" action="/dashboard">
+            <select name="app" aria-label="App">\(appOptions)</select>
+            <select name="environment" aria-label="Environment">\(environmentOptions)</select>
+            <select name="range" aria-label="Range">\(rangeOptions)</select><button type="submit">Show</button></form>
+            <p class="muted">\(DashboardFormat.day(query.from)) to \(DashboardFormat.day(query.through)) (UTC), compared with the \(range.label) before. Amounts in \(report.currency).</p>
+            <div class="tiles">\(tiles)</div>
+            <h2>Over time</h2><div class="charts">\(charts)</div>
+            <h2>Cohorts</h2>\(cohorts)
+            """
+    }
+
+    // MARK: Tiles
+
+    private var tiles: HTML {
+        let now = report.overall.total
+        let before = report.previousTotal
+        let currency = report.currency
+        return HTML.join([
+            Self.tile(
+                "MRR", DashboardFormat.money(now.mrrGross, currency: currency), Self.change(Double(now.mrrGross), Double(before.mrrGross)),
+                note: now.mrrPriceUnknown == 0 ? nil : "and \(now.mrrPriceUnknown) subscriptions whose price is unknown"),
+            Self.tile("Active subscriptions", DashboardFormat.count(now.activeSubscriptions),
+                Self.change(Double(now.activeSubscriptions), Double(before.activeSubscriptions))),
+            Self.tile("Active trials", DashboardFormat.count(now.activeTrials), Self.change(Double(now.activeTrials), Double(before.activeTrials))),
+            Self.tile("New trials", DashboardFormat.count(now.newTrials), Self.change(Double(now.newTrials), Double(before.newTrials))),
+            Self.tile("Trial conversion", DashboardFormat.percent(now.trialConversionRate),
+                Self.pointChange(now.trialConversionRate, before.trialConversionRate)),
+            Self.tile("Churn rate", DashboardFormat.percent(now.churnRate), Self.pointChange(now.churnRate, before.churnRate, upIsGood: false)),
+            Self.tile("Revenue", DashboardFormat.money(now.revenueGross, currency: currency),
+                Self.change(Double(now.revenueGross), Double(before.revenueGross))),
+            Self.tile("Refunds", DashboardFormat.money(now.refundsGross, currency: currency),
+                Self.change(Double(now.refundsGross), Double(before.refundsGross), upIsGood: false)),
+        ])
+    }
+
+    private static func tile(_ label: String, _ value: String, _ change: HTML, note: String? = nil) -> HTML {
+        let note: HTML = note.map { "<div class=\"muted\">\($0)</div>" } ?? ""
+        return "<div class=\"tile\"><div class=\"label\">\(label)</div><div class=\"value\">\(value)</div><div>\(change)</div>\(note)</div>"
+    }
+
+    /// The relative change from `before` to `now`; "new" when there was nothing before.
+    static func change(_ now: Double, _ before: Double, upIsGood: Bool = true) -> HTML {
+        if now == before { return "<span class=\"muted\">no change</span>" }
+        guard before != 0 else { return "<span class=\"muted\">none before</span>" }
+        let share = (now - before) / abs(before)
+        return arrow(share, text: String(format: "%+.1f%%", share * 100), upIsGood: upIsGood)
+    }
+
+    /// The change of a rate, in percentage points.
+    static func pointChange(_ now: Double?, _ before: Double?, upIsGood: Bool = true) -> HTML {
+        guard let now, let before else { return "<span class=\"muted\">–</span>" }
+        if now == before { return "<span class=\"muted\">no change</span>" }
+        return arrow(now - before, text: String(format: "%+.1f pt", (now - before) * 100), upIsGood: upIsGood)
+    }
+
+    private static func arrow(_ delta: Double, text: String, upIsGood: Bool) -> HTML {
+        let good = (delta > 0) == upIsGood
+        return "<span class=\"\(good ? "up" : "down")\">\(delta > 0 ? "▲" : "▼") \(text)</span> <span class=\"muted\">vs previous</span>"
+    }
+
+    // MARK: Charts
+
+    private var charts: HTML {
+        let points = report.overall.points
+        let dates = points.map(\.start)
+        let money: @Sendable (Double) -> String = DashboardFormat.shortMoney
+        let count: @Sendable (Double) -> String = { DashboardFormat.count(Int($0.rounded())) }
+        func series(_ name: String, _ color: String, _ value: (MetricsFigures) -> Double?) -> SVGChart.Series {
+            SVGChart.Series(name: name, color: color, values: points.map { value($0.figures) })
+        }
+        let charts = [
+            SVGChart(
+                caption: "MRR (\(report.currency))", dates: dates, series: [series("MRR", "#1f6feb") { Double($0.mrrGross) }], format: money,
+                floor: 4000),
+            SVGChart(
+                caption: "Actives", dates: dates,
+                series: [
+                    series("Subscriptions", "#1f6feb") { Double($0.activeSubscriptions) },
+                    series("Trials", "#8250df") { Double($0.activeTrials) },
+                ], format: count),
+            SVGChart(
+                caption: "Trials and conversions", dates: dates,
+                series: [
+                    series("New trials", "#8250df") { Double($0.newTrials) },
+                    series("Trials ended", "#9a6700") { Double($0.trialsEnded) },
+                    series("Converted", "#1a7f37") { Double($0.trialConversions) },
+                ], format: count),
+            SVGChart(
+                caption: "Trial conversion rate", dates: dates,
+                series: [series("Conversion", "#1a7f37") { $0.trialConversionRate }], format: { DashboardFormat.percent($0) }, top: 1),
+            SVGChart(
+                caption: "Churn", dates: dates,
+                series: [
+                    series("Voluntary", "#cf222e") { Double($0.churnVoluntary) },
+                    series("Billing", "#bc4c00") { Double($0.churnInvoluntary) },
+                    series("Other", "#6e7781") { Double($0.churnOther) },
+                ], format: count),
+            SVGChart(
+                caption: "Revenue and refunds (\(report.currency))", dates: dates,
+                series: [
+                    series("Revenue", "#1a7f37") { Double($0.revenueGross) },
+                    series("Refunds", "#cf222e") { Double($0.refundsGross) },
+                ], format: money, floor: 4000),
+        ]
+        return HTML.join(charts.map(\.html))
+    }
+
+    // MARK: Cohorts
+
+    private var cohorts: HTML {
+        guard !report.cohorts.isEmpty else { return "<p class=\"muted\">No paid subscription started in this range yet.</p>" }
+        let months = report.cohorts.map(\.retained.count).max() ?? 0
+        let head = HTML.join(["<th>First paid month</th><th class=\"num\">Size</th>"] + (1...max(months, 1)).map { "<th class=\"num\">+\($0)</th>" })
+        let rows = report.cohorts.map { row -> HTML in
+            let cells = (1...max(months, 1)).map { month -> HTML in
+                guard let share = row.share(after: month) else { return "<td class=\"num muted\">·</td>" }
+                // The share is the cell's color intensity: the darker, the more stayed.
+                let alpha = String(format: "%.2f", 0.12 + 0.88 * share)
+                return "<td class=\"cell\" style=\"background:rgba(31,111,235,\(alpha))\(share > 0.5 ? ";color:#fff" : "")\" title=\"\(row.retained[month - 1] ?? 0) of \(row.size)\">\(DashboardFormat.percent(share))</td>"
+            }
+            return "<tr><td>\(DashboardFormat.month(row.month))</td><td class=\"num\">\(row.size)</td>\(HTML.join(cells))</tr>"
+        }
+        return """
+            <div class="scroll"><table class="heat"><thead><tr>\(head)</tr></thead><tbody>\(HTML.join(rows))</tbody></table></div>
+            <p class="muted">Share of each month's new paid subscriptions still paid 1–\(months) months later; · is not known yet.</p>
+            """
+    }
+}

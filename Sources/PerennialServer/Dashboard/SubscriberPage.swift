@@ -1,0 +1,134 @@
+import Foundation
+
+/// One subscriber of one app: the state the server answers the app with (entitlements,
+/// subscriptions, purchases) and the user's evidence timeline, each piece of evidence shown
+/// decoded beside its raw form.
+struct SubscriberPage: Sendable {
+    let appID: String
+    let answer: SubscriberResponse
+    let timeline: TimelineResponse
+    /// Decoded evidence by id.
+    let evidence: [Int64: EvidenceDisplay]
+    /// Older entries left out (``timelineLimit``).
+    let hiddenEntries: Int
+
+    /// The most timeline entries a page shows, newest first: a long-lived subscriber has
+    /// hundreds, and each shows its evidence decoded. The admin API's timeline has them all.
+    static let timelineLimit = 100
+
+    /// Gathers what the page shows: the newest entries of `timeline`, their evidence decoded once
+    /// per piece.
+    static func make(appID: String, answer: SubscriberResponse, timeline: TimelineResponse) async -> SubscriberPage {
+        var timeline = timeline
+        let hidden = max(timeline.entries.count - timelineLimit, 0)
+        timeline.entries.removeFirst(hidden)
+        var evidence: [Int64: EvidenceDisplay] = [:]
+        for entry in timeline.entries {
+            guard let stored = entry.evidence, evidence[stored.id] == nil else { continue }
+            evidence[stored.id] = await EvidenceDisplay(raw: Data(base64Encoded: stored.rawBase64) ?? Data())
+        }
+        return SubscriberPage(appID: appID, answer: answer, timeline: timeline, evidence: evidence, hiddenEntries: hidden)
+    }
+
+    /// The page, with `actions` (forms acting on the subscriber) under its heading.
+    func body(actions: HTML = "") -> HTML {
+        let subscriber = answer.subscriber
+        return """
+            <h1>\(subscriber.appUserId)</h1>
+            <p class="muted">App \(appID) · as the server answers at \(DashboardFormat.instant(answer.serverTime))</p>\(actions)
+            <h2>Entitlements</h2>\(entitlements)
+            <h2>Subscriptions</h2>\(subscriptions)
+            <h2>Purchases</h2>\(purchases)
+            <h2>Evidence timeline</h2>\(timelineList)
+            """
+    }
+
+    private var entitlements: HTML {
+        let rows = answer.subscriber.entitlements.sorted { $0.key < $1.key }
+        guard !rows.isEmpty else { return "<p class=\"muted\">No entitlement.</p>" }
+        return Self.table(
+            ["Entitlement", "State", "Product", "Expires", "Original transaction"],
+            rows.map { name, entitlement in
+                [
+                    "\(name)", Self.badge(entitlement.isActive), "\(entitlement.productId)",
+                    "\(entitlement.expiresDate.map(DashboardFormat.instant), or: "never")", "\(entitlement.originalTransactionId)",
+                ]
+            })
+    }
+
+    private var subscriptions: HTML {
+        guard !answer.subscriber.subscriptions.isEmpty else { return "<p class=\"muted\">No subscription.</p>" }
+        return Self.table(
+            ["Product", "Status", "Period", "Expires", "Renews", "Environment", "Original transaction"],
+            answer.subscriber.subscriptions.map { subscription in
+                [
+                    "\(subscription.productId)", "<span class=\"badge\(subscription.status == "active" ? " on" : "")\">\(subscription.status)</span>",
+                    "\(subscription.periodType)", "\(DashboardFormat.instant(subscription.expiresDate))",
+                    "\(subscription.willRenew ? "yes" : "no")\(subscription.renewalProductId.map { $0 == subscription.productId ? "" : " → \($0)" } ?? "")",
+                    "\(subscription.environment)", "\(subscription.originalTransactionId)",
+                ]
+            })
+    }
+
+    private var purchases: HTML {
+        guard !answer.subscriber.purchases.isEmpty else { return "<p class=\"muted\">No other purchase.</p>" }
+        return Self.table(
+            ["Product", "Purchased", "Expires", "Active", "Transaction"],
+            answer.subscriber.purchases.map { purchase in
+                [
+                    "\(purchase.productId)", "\(DashboardFormat.instant(purchase.purchaseDate))",
+                    "\(purchase.expiresDate.map(DashboardFormat.instant), or: "–")", Self.badge(purchase.isActive), "\(purchase.transactionId)",
+                ]
+            })
+    }
+
+    private var timelineList: HTML {
+        guard !timeline.entries.isEmpty else { return "<p class=\"muted\">Nothing happened to this user yet.</p>" }
+        // Newest first: what support asks about is usually what just happened.
+        let items = timeline.entries.reversed().map { entry -> HTML in
+            var facts: [HTML] = []
+            if !entry.originalTransactionIds.isEmpty { facts.append("purchases \(entry.originalTransactionIds.joined(separator: ", "))") }
+            if !entry.eventIds.isEmpty { facts.append("\(entry.eventIds.count) event\(entry.eventIds.count == 1 ? "" : "s")") }
+            if let previous = entry.previousOwner { facts.append("from \(previous)") }
+            if let presenter = entry.presenter { facts.append("presented by \(presenter)") }
+            if let by = entry.requestedBy { facts.append("by admin \(by.admin): \(by.action)\(by.reason.map { " (\($0))" } ?? "")") }
+            if let failure = entry.failure {
+                facts.append("<span class=\"down\">failed \(failure.attempts)×: \(failure.error)</span>")
+            }
+            return """
+                <li><strong>\(entry.kind)</strong> <span class="muted">\(DashboardFormat.instant(entry.at))</span>\
+                \(facts.isEmpty ? "" : HTML.join([" · ", HTML.join(facts, separator: " · ")]))\(evidenceBlock(entry.evidence))</li>
+                """
+        }
+        let more: HTML =
+            hiddenEntries == 0
+            ? ""
+            : "<p class=\"muted\">\(hiddenEntries) older entries are not shown; GET /admin/v1/subscribers/{appUserId}/timeline has them all.</p>"
+        return "<ol class=\"timeline\">\(HTML.join(items))</ol>\(more)"
+    }
+
+    private func evidenceBlock(_ stored: TimelineResponse.Evidence?) -> HTML {
+        guard let stored, let shown = evidence[stored.id] else { return "" }
+        let decoded: HTML =
+            if let json = shown.decoded {
+                "<div><div class=\"muted\">Decoded</div><pre>\(json)</pre></div>"
+            } else {
+                "<div><div class=\"muted\">Decoded</div><p class=\"muted\">Not JSON or JWS: the records above were read from it.</p></div>"
+            }
+        return """
+            <details><summary>Evidence #\(stored.id): \(stored.kind), received \(DashboardFormat.instant(stored.receivedAt))\
+            \(stored.presentedBy.map { " from \($0)" } ?? "")</summary>
+            <div class="evidence">\(decoded)<div><div class="muted">Raw</div><pre>\(shown.raw)</pre></div></div></details>
+            """
+    }
+
+    private static func badge(_ active: Bool) -> HTML {
+        active ? "<span class=\"badge on\">active</span>" : "<span class=\"badge\">inactive</span>"
+    }
+
+    static func table(_ headers: [String], _ rows: [[HTML]]) -> HTML {
+        let head = HTML.join(headers.map { "<th>\($0)</th>" })
+        let body = HTML.join(rows.map { "<tr>\(HTML.join($0.map { "<td>\($0)</td>" }))</tr>" })
+        return "<div class=\"scroll\"><table><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div>"
+    }
+}

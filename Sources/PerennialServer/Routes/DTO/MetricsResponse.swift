@@ -1,0 +1,96 @@
+import Foundation
+import PerennialCore
+
+/// `GET /admin/v1/apps/{appId}/metrics` as JSON (docs/openapi.yaml `MetricsResponse`): money in
+/// milli-units of `currency`, days as `YYYY-MM-DD` (UTC), `end` exclusive.
+struct MetricsResponse: Encodable {
+    struct Figures: Encodable {
+        let figures: MetricsFigures
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: FieldKey.self)
+            for field in MetricsFigures.fields {
+                switch field.value(figures) {
+                case .integer(let value): try container.encode(value, forKey: FieldKey(field.name))
+                case .rate(let value): try container.encode(value, forKey: FieldKey(field.name))
+                }
+            }
+        }
+    }
+
+    struct Point: Encodable {
+        let start: String
+        let end: String
+        let figures: Figures
+    }
+
+    struct Segment: Encodable {
+        /// Absent for the overall series.
+        let key: String?
+        let points: [Point]
+        let total: Figures
+    }
+
+    struct Cohort: Encodable {
+        let month: String
+        let size: Int
+        let retained: [Int?]
+    }
+
+    let app: String
+    let environment: String
+    let from: String
+    let through: String
+    let granularity: String
+    let breakdown: String
+    let currency: String
+    let unconvertedCurrencies: [String]
+    let segments: [Segment]
+    let previousTotal: Figures
+    let cohorts: [Cohort]
+
+    init(_ report: MetricsReport) {
+        let query = report.query
+        app = query.appID
+        environment = query.environment.rawValue
+        from = MetricsDay.string(query.from)
+        through = MetricsDay.string(query.through)
+        granularity = query.granularity.rawValue
+        breakdown = query.breakdown.rawValue
+        currency = report.currency
+        unconvertedCurrencies = report.unconvertedCurrencies
+        segments = report.segments.map { segment in
+            Segment(
+                key: segment.key,
+                points: segment.points.map {
+                    Point(start: MetricsDay.string($0.start), end: MetricsDay.string($0.end), figures: Figures(figures: $0.figures))
+                }, total: Figures(figures: segment.total))
+        }
+        previousTotal = Figures(figures: report.previousTotal)
+        cohorts = report.cohorts.map { Cohort(month: MetricsDay.string($0.month), size: $0.size, retained: $0.retained) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: FieldKey.self)
+        try container.encode(app, forKey: FieldKey("app"))
+        try container.encode(environment, forKey: FieldKey("environment"))
+        try container.encode(from, forKey: FieldKey("from"))
+        try container.encode(through, forKey: FieldKey("through"))
+        try container.encode(granularity, forKey: FieldKey("granularity"))
+        try container.encode(breakdown, forKey: FieldKey("breakdown"))
+        try container.encode(currency, forKey: FieldKey("currency"))
+        try container.encode(unconvertedCurrencies, forKey: FieldKey("unconvertedCurrencies"))
+        try container.encode(segments, forKey: FieldKey("segments"))
+        try container.encode(previousTotal, forKey: FieldKey("previousTotal"))
+        try container.encode(cohorts, forKey: FieldKey("cohorts"))
+    }
+}
+
+/// A key named at run time (the figures' names come from ``MetricsFigures/fields``).
+struct FieldKey: CodingKey {
+    let stringValue: String
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import PerennialCore
+
+/// The metrics API (any admin key, read-only included): an app's figures over a range of days as
+/// JSON, or as CSV with `Accept: text/csv`; the cohort table alone at `/metrics/cohorts`.
+struct MetricsRoutes: Sendable {
+    let dependencies: ServerDependencies
+
+    func add(to router: Router<PerennialRequestContext>) {
+        let apps = router.group("admin/v1/apps").add(middleware: dependencies.adminAuthentication(requiring: .readOnly))
+        apps.get(":appId/metrics") { request, context in
+            let report = try await dependencies.analytics.report(try query(request, context))
+            return wantsCSV(request) ? MetricsCSV.response(MetricsCSV.series(report)) : JSONResponse.make(MetricsResponse(report))
+        }
+        apps.get(":appId/metrics/cohorts") { request, context in
+            let report = try await dependencies.analytics.report(try query(request, context))
+            let response = MetricsResponse(report)
+            return wantsCSV(request) ? MetricsCSV.response(MetricsCSV.cohorts(report)) : JSONResponse.make(["cohorts": response.cohorts])
+        }
+    }
+
+    private func wantsCSV(_ request: Request) -> Bool {
+        request.headers[.accept]?.contains("text/csv") == true
+    }
+
+    /// The query from the path and `?environment=&from=&through=&granularity=&breakdown=`; the
+    /// range defaults to the 30 days ending today.
+    private func query(_ request: Request, _ context: PerennialRequestContext) throws(APIError) -> MetricsQuery {
+        let parameters = request.uri.queryParameters
+        guard let appID = context.parameters.get("appId") else { throw .notFound("no app in the path") }
+        var environment = AppStoreEnvironment.production
+        if let text = parameters.get("environment") {
+            guard text == AppStoreEnvironment.production.rawValue || text == AppStoreEnvironment.sandbox.rawValue else {
+                throw .malformed("environment must be Production or Sandbox, not \(text)")
+            }
+            environment = AppStoreEnvironment(rawValue: text)
+        }
+        let today = AnalyticsCounters.start(ofDay: AnalyticsCounters.day(of: dependencies.clock.now))
+        let through = try day(parameters.get("through"), name: "through") ?? today
+        let from = try day(parameters.get("from"), name: "from") ?? through.addingTimeInterval(-29 * 86_400)
+        let granularity = try choice(parameters.get("granularity"), name: "granularity", default: MetricsGranularity.day)
+        let breakdown = try choice(parameters.get("breakdown"), name: "breakdown", default: MetricsBreakdown.none)
+        return MetricsQuery(appID: appID, environment: environment, from: from, through: through, granularity: granularity, breakdown: breakdown)
+    }
+
+    private func day(_ text: String?, name: String) throws(APIError) -> Date? {
+        guard let text else { return nil }
+        guard let date = MetricsDay.date(text) else { throw .malformed("\(name) must be a date like 2026-01-31, not \(text)") }
+        return date
+    }
+
+    private func choice<T: RawRepresentable & CaseIterable>(_ text: String?, name: String, default value: T) throws(APIError) -> T
+    where T.RawValue == String {
+        guard let text else { return value }
+        guard let parsed = T(rawValue: text) else {
+            throw .malformed("\(name) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), not \(text)")
+        }
+        return parsed
+    }
+}

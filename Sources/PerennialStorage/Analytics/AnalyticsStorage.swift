@@ -1,0 +1,113 @@
+public import PerennialCore
+
+/// The analytics counters a back end keeps beside the records: written by every apply in its
+/// transaction (``WritePlan/analytics``), read by sums over days, and derivable again from the
+/// records alone.
+public protocol AnalyticsStorage: Sendable {
+    /// The counters of one app and environment split by `request.dimension`, summed per day,
+    /// segment and currency for the days of the request; the change counters (raw values below
+    /// 10, see ``PerennialCore/AnalyticsMetric``) also as one row per metric, segment and
+    /// currency dated `fromDay - 1` holding their sum over every earlier day.
+    func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow]
+
+    /// Replaces every counter by the sum of ``PerennialCore/SubscriptionFacts`` over every stored
+    /// subscription: what the applies should have kept, derived from the records alone.
+    /// `facts` gives the facts of an app's bundle id (nil: its subscriptions are skipped).
+    func rebuildAnalytics(facts: @escaping @Sendable (String) -> SubscriptionFacts?) async throws(StorageError) -> AnalyticsRebuild
+}
+
+/// Which part of a counter's key a read groups by: counters are kept twice, by product and by
+/// storefront, so that neither breakdown has to sum the other's rows.
+public enum AnalyticsDimension: Int, Sendable, Hashable, CaseIterable {
+    case product = 0
+    case storefront = 1
+}
+
+public struct AnalyticsCounterRequest: Sendable, Hashable {
+    public var appBundleID: String
+    public var environment: AppStoreEnvironment
+    public var dimension: AnalyticsDimension
+    /// First day (days since 1970-01-01 UTC) of the rows returned day by day.
+    public var fromDay: Int
+    /// Last day included.
+    public var throughDay: Int
+
+    public init(appBundleID: String, environment: AppStoreEnvironment, dimension: AnalyticsDimension, fromDay: Int, throughDay: Int) {
+        self.appBundleID = appBundleID
+        self.environment = environment
+        self.dimension = dimension
+        self.fromDay = fromDay
+        self.throughDay = throughDay
+    }
+}
+
+public struct AnalyticsCounterRow: Sendable, Hashable {
+    public var metric: AnalyticsMetric
+    public var day: Int
+    /// The product id or the storefront.
+    public var segment: String
+    public var currency: String
+    public var value: Int64
+
+    public init(metric: AnalyticsMetric, day: Int, segment: String, currency: String, value: Int64) {
+        self.metric = metric
+        self.day = day
+        self.segment = segment
+        self.currency = currency
+        self.value = value
+    }
+}
+
+/// What a rebuild did.
+public struct AnalyticsRebuild: Sendable, Hashable {
+    /// Subscriptions (original transaction ids) whose facts were summed.
+    public var subscriptions: Int
+    /// Counter rows written (each counter once per dimension).
+    public var rows: Int
+
+    public init(subscriptions: Int, rows: Int) {
+        self.subscriptions = subscriptions
+        self.rows = rows
+    }
+}
+
+/// One row of the counters table: a counter summed under one dimension's segment.
+public struct AnalyticsStoredRow: Sendable, Hashable, Comparable {
+    public var environment: AppStoreEnvironment
+    public var dimension: AnalyticsDimension
+    public var segment: String
+    public var metric: AnalyticsMetric
+    public var currency: String
+    public var day: Int
+    public var value: Int64
+
+    /// Integers first: rows of one apply rarely tie on them, so strings are seldom compared.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        if lhs.day != rhs.day { return lhs.day < rhs.day }
+        if lhs.metric != rhs.metric { return lhs.metric < rhs.metric }
+        if lhs.dimension != rhs.dimension { return lhs.dimension.rawValue < rhs.dimension.rawValue }
+        return (lhs.segment, lhs.currency, lhs.environment.rawValue) < (rhs.segment, rhs.currency, rhs.environment.rawValue)
+    }
+}
+
+extension AnalyticsCounters {
+    /// The rows a back end adds these counters to: each counter under its product and under its
+    /// storefront, summed per row and sorted (so concurrent writers lock rows in one order).
+    public var storedRows: [AnalyticsStoredRow] {
+        var sums: [AnalyticsStoredRow: Int64] = [:]
+        for (key, value) in values {
+            for dimension in AnalyticsDimension.allCases {
+                let row = AnalyticsStoredRow(
+                    environment: key.environment, dimension: dimension, segment: dimension == .product ? key.productID : key.storefront,
+                    metric: key.metric, currency: key.currency, day: key.day, value: 0)
+                sums[row, default: 0] += value
+            }
+        }
+        return sums.compactMap { row, value in
+            guard value != 0 else { return nil }
+            var row = row
+            row.value = value
+            return row
+        }.sorted()
+    }
+}

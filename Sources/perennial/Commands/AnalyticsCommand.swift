@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PerennialCore
+import PerennialPostgres
+import PerennialServer
+import PerennialSQLite
+import PerennialStorage
+
+/// `perennial analytics rebuild`: recomputes the analytics counters from the stored records alone
+/// (docs/analytics.md), e.g. after a catalog's durations or prices changed.
+struct AnalyticsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analytics",
+        abstract: "Maintain the analytics counters behind the metrics API and the dashboard.",
+        subcommands: [Rebuild.self]
+    )
+
+    struct Rebuild: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Recompute every analytics counter from the stored records, in one transaction.",
+            discussion: """
+                Reads every subscription with the catalog of its app (from the configuration) and \
+                replaces the counters by their sum, in one transaction. Safe while the server runs: \
+                applies wait for the rebuild (SQLite's single writer; a table lock on PostgreSQL) and \
+                then add their change to the rebuilt counters.
+                """
+        )
+
+        @Option(help: "JSON configuration file (see docs/configuration.md).")
+        var config: String?
+
+        @Option(help: "sqlite:PATH (default sqlite:./perennial.sqlite) or postgres://user:password@host:port/database.")
+        var database: String?
+
+        func run() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            var configuration = try ConfigurationLoader.load(file: config.map { URL(fileURLWithPath: $0) }, environment: environment)
+            if let database { configuration.databaseURL = database }
+            var facts: [String: SubscriptionFacts] = [:]
+            for app in configuration.apps {
+                facts[app.bundleID] = SubscriptionFacts(catalog: try app.catalog.load(app: app.id))
+            }
+            let appFacts = facts
+            let started = ContinuousClock.now
+            let result: AnalyticsRebuild
+            switch try DatabaseURL(configuration.databaseURL) {
+            case .sqlite(let path):
+                let storage = try SQLiteStorage(path: path)
+                try await storage.migrate()
+                result = try await storage.rebuildAnalytics { appFacts[$0] }
+            case .postgres(let url):
+                let storage = PostgresStorage(
+                    configuration: try PostgresStorage.configuration(url: url), logger: Logger(label: "perennial.postgres"))
+                let pool = Task { await storage.run() }
+                defer { pool.cancel() }
+                try await storage.migrate()
+                result = try await storage.rebuildAnalytics { appFacts[$0] }
+            }
+            let elapsed = (ContinuousClock.now - started).components
+            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            print("rebuilt \(result.rows) counter rows from \(result.subscriptions) subscriptions in \(String(format: "%.2f", seconds)) s")
+        }
+    }
+}

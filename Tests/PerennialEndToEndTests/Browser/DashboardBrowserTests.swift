@@ -1,0 +1,93 @@
+import Foundation
+import PerennialLiveHarness
+import Testing
+
+/// The dashboard in a real browser (Debian's headless `chromium`) against a live server and App
+/// Store simulator, used as an operator uses it: a page asked for without a session leads to
+/// sign-in; a wrong key gets a clear error; the right one opens the overview; the search box
+/// finds a subscriber; the subscriber's timeline opens on the evidence, decoded beside its raw
+/// form; a refresh from Apple comes back attributed; and the pages fit a phone's width. (``DashboardScreenshots`` takes the README's
+/// pictures.)
+@Suite("End to end: the dashboard in Chromium", .enabled(if: HeadlessChromium.executable != nil, "chromium is not installed: apt-get install chromium"))
+struct DashboardBrowserTests {
+    @Test func anOperatorSignsInSearchesASubscriberAndOpensTheTimeline() async throws {
+        let system = try await LiveSystem.start()
+        let browser: HeadlessChromium
+        do {
+            browser = try await HeadlessChromium(width: 1280, height: 900)
+        } catch {
+            await system.stop()
+            throw error
+        }
+        do {
+            try await Self.drive(browser, system: system)
+            await browser.close()
+            await system.stop()
+        } catch {
+            await browser.close()
+            await system.stop()
+            throw error
+        }
+    }
+
+    static func drive(_ browser: HeadlessChromium, system: LiveSystem) async throws {
+        let http = LiveHTTP(system: system)
+        for user in ["alice", "bob"] {
+            try await http.account(user)
+            let bought = try await http.buy(LiveCatalog.standardMonthly, account: user)
+            let jws = try #require(bought.json["signedTransaction"] as? String)
+            #expect(try await http.postTransaction(jws, user: user).status == 200)
+        }
+        let dashboard = system.serverURL.appendingPathComponent("dashboard")
+
+        // No session: the overview sends the browser to sign in.
+        try await browser.open(dashboard) { $0.hasPrefix("/dashboard/sign-in") }
+        #expect(try await browser.location() == "/dashboard/sign-in?next=/dashboard")
+
+        // A wrong key: the form again, with the error said plainly.
+        try await browser.type("sk_not_a_key", into: "#key")
+        try await browser.navigating({ $0.hasPrefix("/dashboard/sign-in") }) { try await browser.pressEnter() }
+        #expect(try await browser.visibleText().contains("That is not an admin key of this server."))
+
+        // The right key: the overview, with a session cookie no script can read.
+        try await browser.type(system.adminKey, into: "#key")
+        try await browser.navigating({ $0 == "/dashboard" }) { try await browser.pressEnter() }
+        let overview = try await browser.visibleText()
+        #expect(overview.contains("Overview") && overview.contains("Active subscriptions") && overview.contains("Cohorts"))
+        #expect(try await browser.evaluate("document.querySelectorAll('svg').length") as? Int == 6)
+        #expect(try await browser.evaluate("document.cookie") as? String == "")
+        let cookie = try #require(try await browser.cookies(for: dashboard).first { $0["name"] as? String == "perennial_session" })
+        #expect(cookie["httpOnly"] as? Bool == true)
+        #expect(cookie["sameSite"] as? String == "Strict")
+
+        // The search box finds a subscriber by app user id.
+        try await browser.type("alice", into: "input[name=q]")
+        try await browser.navigating({ $0 == "/dashboard/apps/\(system.appID)/subscribers/alice" }) { try await browser.pressEnter() }
+        let subscriber = try await browser.visibleText()
+        #expect(subscriber.contains("Entitlements") && subscriber.contains("standard") && subscriber.contains("active"))
+
+        // The timeline: opening a piece of evidence shows it decoded beside its raw form.
+        #expect(try await browser.evaluate("document.querySelector('.timeline details').open") as? Bool == false)
+        try await browser.click(".timeline details summary")
+        #expect(try await browser.evaluate("document.querySelector('.timeline details').open") as? Bool == true)
+        let timeline = try await browser.visibleText()
+        #expect(timeline.contains("Decoded") && timeline.contains("Raw"))
+        #expect(timeline.contains("\"productId\" : \"\(LiveCatalog.standardMonthly)\""))
+
+        // Refreshing from Apple (a form with the session's CSRF token) comes back to the page,
+        // whose timeline now names the admin key that asked.
+        #expect(!timeline.contains("by admin admin: refresh"))
+        try await browser.navigating({ $0 == "/dashboard/apps/\(system.appID)/subscribers/alice" }) {
+            try await browser.click("form[action$='/refresh'] button")
+        }
+        #expect(try await browser.visibleText().contains("by admin admin: refresh (from the dashboard)"))
+
+        // A phone: every page fits the screen's width (tables scroll inside themselves).
+        try await browser.resize(width: 390, height: 844)
+        for path in ["/dashboard/apps/\(system.appID)/subscribers/alice", "/dashboard"] {
+            try await browser.open(system.serverURL.appendingPathComponent(path)) { $0 == path }
+            let overflow = try await browser.evaluate("document.documentElement.scrollWidth - window.innerWidth") as? Int
+            #expect(overflow == 0, "\(path) is wider than a phone by \(overflow ?? -1) px")
+        }
+    }
+}

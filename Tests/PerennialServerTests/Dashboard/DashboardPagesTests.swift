@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PerennialCore
+import PerennialServer
+import PerennialSimulator
+import Testing
+
+/// The dashboard's pages over a real server: a subscriber found by app user id or by a
+/// transaction id, shown with its entitlements and its evidence timeline (each signed payload
+/// decoded beside its raw form, the shared secret of V1 notifications redacted), everything a
+/// client chose printed escaped.
+@Suite struct DashboardPagesTests {
+    /// An app user id as hostile as a client can make one.
+    static let hostileUser = #"<script>alert("x")</script>&'"#
+
+    @Test func aSubscriberIsFoundByUserOrTransactionAndShownWithItsDecodedEvidence() async throws {
+        var world = try StoreWorld()
+        let (transaction, notifications) = try world.buy("pro.monthly")
+        let v1 = try #require(try notifications.first?.v1Body())
+        let signed = try world.signed(transaction)
+        let server = try await ServerHarness()
+        server.clock.now = world.state.now
+        let encodedUser = try #require(Self.hostileUser.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        try await server.test { client in
+            #expect(try await client.postTransaction(signed, user: encodedUser).status == .ok)
+            #expect(try await client.notifyV1(v1).status == .ok)
+            let dashboard = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
+
+            let byUser = try await dashboard.get("/dashboard/search?q=\(encodedUser)")
+            #expect(byUser.status == .seeOther)
+            let location = try #require(byUser.headers[.location])
+            // One path segment: `/` and `%` encoded, the rest as URLs allow.
+            #expect(location == "/dashboard/apps/demo/subscribers/%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E&'")
+            let byTransaction = try await dashboard.get("/dashboard/search?q=\(transaction.originalTransactionID)")
+            #expect(byTransaction.headers[.location] == location)
+
+            let page = try await dashboard.get(location)
+            #expect(page.status == .ok)
+            let html = page.text
+            #expect(!html.contains("<script"))
+            #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;"))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
+            // State and entitlements.
+            #expect(html.contains("<td>pro</td><td><span class=\"badge on\">active</span></td><td>pro.monthly</td>"))
+            // The timeline entry, its raw JWS and the payload decoded beside it.
+            #expect(html.contains("Evidence #"))
+            #expect(html.contains(signed))
+            #expect(html.contains("&quot;originalTransactionId&quot; : &quot;\(transaction.originalTransactionID)&quot;"))
+            #expect(html.contains("&quot;productId&quot; : &quot;pro.monthly&quot;"))
+            // The V1 notification is shown too, without the shared secret it carries.
+            #expect(html.contains("notificationV1"))
+            #expect(html.contains("&quot;password&quot; : &quot;(redacted)&quot;"))
+            #expect(!html.contains(StoreWorld.sharedSecret))
+        }
+    }
+
+    @Test func aSearchWithoutMatchSaysSoAndOffersNoOrderLookupWithoutServerAPI() async throws {
+        let server = try await ServerHarness()
+        try await server.test { client in
+            let dashboard = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
+            let missing = try await dashboard.get("/dashboard/search?q=MK5TTTVWJH")
+            #expect(missing.status == .notFound)
+            #expect(missing.text.contains("No stored transaction and no app user has the id <code>MK5TTTVWJH</code>"))
+            #expect(!missing.text.contains("/orders"))
+            let unknownApp = try await dashboard.get("/dashboard/apps/nope/subscribers/alice")
+            #expect(unknownApp.status == .notFound)
+            #expect(unknownApp.text.contains("no app nope is configured"))
+        }
+    }
+
+    @Test func theOverviewDrawsTilesChartsAndCohortsWithoutScript() async throws {
+        let server = try await ServerHarness()
+        try await server.test { client in
+            let dashboard = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
+            let page = try await dashboard.get("/dashboard?range=90d&environment=Sandbox")
+            #expect(page.status == .ok)
+            let html = page.text
+            for tile in ["MRR", "Active subscriptions", "Active trials", "Trial conversion", "Churn rate", "Revenue", "Refunds"] {
+                #expect(html.contains("<div class=\"label\">\(tile)</div>"), "tile \(tile)")
+            }
+            #expect(html.components(separatedBy: "<svg ").count - 1 == 6)
+            #expect(!html.contains("<script"))
+            #expect(html.contains("<option value=\"90d\" selected>"))
+            #expect(html.contains("<option selected>Sandbox</option>"))
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PerennialAppStore
+import PerennialCore
+import PerennialServer
+import PerennialSimulator
+import PerennialStorage
+import PerennialSQLite
+import PerennialStorageContract
+import Testing
+
+/// The metrics API over ``AnalyticsPopulation``, whose figures are derived by hand in its
+/// documentation and in docs/analytics.md: buckets, totals, rates, cohorts, breakdowns and CSV.
+@Suite struct MetricsAPITests {
+    private typealias P = AnalyticsPopulation
+
+    /// A server whose storage holds the population, its clock on 2026-06-15 unless `now` is given.
+    private func harness(now: Date = P.at(6, 15)) async throws -> ServerHarness {
+        let storage = try ServerHarness.temporarySQLite()
+        try await storage.migrate()
+        for evidence in P.evidence {
+            _ = try await storage.apply(evidence, with: P.applier, now: P.at(4, 1))
+        }
+        let app = AppConfiguration(
+            id: "analytics", bundleID: P.bundleID, appAppleID: 1_234_567_891, catalog: .catalog(P.catalog), environments: [.production],
+            publicKeys: [SecretValue("pk_analytics")], trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])])
+        let harness = try await ServerHarness(
+            storage: storage, apps: [app], adminKeys: [AdminKeyConfiguration(name: "dashboard", key: "sk_read_only", scope: .readOnly)])
+        harness.clock.now = now
+        return harness
+    }
+
+    private struct Report: Decodable {
+        struct Point: Decodable {
+            let start: String
+            let end: String
+            let figures: [String: Double?]
+        }
+        struct Segment: Decodable {
+            let key: String?
+            let points: [Point]
+            let total: [String: Double?]
+        }
+        struct Cohort: Decodable {
+            let month: String
+            let size: Int
+            let retained: [Int?]
+        }
+        let currency: String
+        let segments: [Segment]
+        let previousTotal: [String: Double?]
+        let cohorts: [Cohort]
+    }
+
+    private func get(_ client: any TestClientProtocol, _ query: String) async throws -> Report {
+        let response = try await client.send(.get, "/admin/v1/apps/analytics/metrics?\(query)", key: ServerHarness.adminKey)
+        #expect(response.status == .ok, "\(response.text)")
+        return try response.decode(Report.self)
+    }
+
+    @Test func monthlyFiguresMatchTheHandDerivedOnes() async throws {
+        try await harness().test { client in
+            let report = try await get(client, "from=2026-01-01&through=2026-03-31&granularity=month")
+            #expect(report.currency == "USD")
+            let overall = try #require(report.segments.first)
+            #expect(overall.key == nil && report.segments.count == 1)
+            #expect(overall.points.map(\.start) == ["2026-01-01", "2026-02-01", "2026-03-01"])
+            #expect(overall.points.map(\.end) == ["2026-02-01", "2026-03-01", "2026-04-01"])
+            let (january, february, march) = (overall.points[0].figures, overall.points[1].figures, overall.points[2].figures)
+            #expect(january["activeSubscriptions"] == 5 && january["mrrGross"] == 50_000 && january["revenueGross"] == 160_000)
+            #expect(january["newTrials"] == 1 && january["trialConversionRate"] == 1.0 && january["newPaidSubscriptions"] == 5)
+            #expect(january["churnRate"] == .some(nil))  // nobody was active on January 1
+            #expect(february["activeAtStart"] == 5 && february["churn"] == 2 && february["churnRate"] == 0.4)
+            #expect(february["churnInvoluntary"] == 1 && february["mrrPriceUnknown"] == 1 && february["chargesPriceUnknown"] == 1)
+            #expect(march["refunds"] == 1 && march["refundsGross"] == 10_000 && march["refundRate"] == 10_000.0 / 30_000.0)
+            #expect(march["reactivations"] == 1 && march["billingRetryRecoveries"] == 1 && march["renewals"] == 3)
+            // The range's total: point-in-time figures at its end, flows summed.
+            #expect(overall.total["activeSubscriptions"] == 5 && overall.total["revenueGross"] == 220_000 && overall.total["churn"] == 3)
+            // The 90 days before held nothing.
+            #expect(report.previousTotal["revenueGross"] == 0 && report.previousTotal["activeSubscriptions"] == 0)
+            // Cohorts judged on June 15: January's known through 4 months, February's through 3.
+            #expect(report.cohorts.map(\.month) == ["2026-01-01", "2026-02-01", "2026-03-01"])
+            #expect(report.cohorts[0].size == 5 && report.cohorts[0].retained == [3, 3, 1, 1] + Array(repeating: nil, count: 8))
+            #expect(report.cohorts[1].size == 2 && report.cohorts[1].retained == [1, 1, 0] + Array(repeating: nil, count: 9))
+        }
+    }
+
+    @Test func daysAndWeeksSplitTheRange() async throws {
+        try await harness().test { client in
+            let days = try await get(client, "from=2026-03-01&through=2026-03-10")
+            let retry = days.segments[0].points.map { $0.figures["inBillingRetry"] ?? nil }
+            // D is in billing retry at the end of March 1…9, recovered on the 10th.
+            #expect(retry == Array(repeating: 1, count: 9) + [0])
+            let weeks = try await get(client, "from=2026-01-01&through=2026-01-31&granularity=week")
+            // 2026-01-01 is a Thursday: the first week is clipped, weeks start on Mondays.
+            #expect(weeks.segments[0].points.map(\.start) == ["2026-01-01", "2026-01-05", "2026-01-12", "2026-01-19", "2026-01-26"])
+            #expect(weeks.segments[0].points.last?.end == "2026-02-01")
+        }
+    }
+
+    @Test func breakdownsSplitBySegment() async throws {
+        try await harness().test { client in
+            let storefronts = try await get(client, "from=2026-02-01&through=2026-02-28&granularity=month&breakdown=storefront")
+            #expect(storefronts.segments.map(\.key) == [nil, "FRA", "USA"])
+            #expect(storefronts.segments[1].total["newPaidSubscriptions"] == 1)
+            #expect(storefronts.segments[2].total["newPaidSubscriptions"] == 1)
+            let products = try await get(client, "from=2026-01-01&through=2026-01-31&granularity=month&breakdown=product")
+            #expect(products.segments.map(\.key) == [nil, P.monthly, P.yearly])
+            #expect(products.segments[2].total["revenueGross"] == 120_000)
+            let groups = try await get(client, "from=2026-01-01&through=2026-01-31&granularity=month&breakdown=subscriptionGroup")
+            #expect(groups.segments.map(\.key) == [nil, P.group])
+            #expect(groups.segments[1].total["revenueGross"] == 160_000)
+        }
+    }
+
+    @Test func csvHasOneRowPerSegmentAndBucket() async throws {
+        try await harness().test { client in
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(ServerHarness.adminKey)"
+            headers[.accept] = "text/csv"
+            let response = try await client.execute(
+                uri: "/admin/v1/apps/analytics/metrics?from=2026-01-01&through=2026-03-31&granularity=month", method: .get, headers: headers)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/csv; charset=utf-8")
+            let lines = response.text.split(separator: "\n")
+            #expect(lines.count == 4)
+            #expect(lines[0].hasPrefix("segment,start,end,activeSubscriptions,activeTrials,"))
+            #expect(lines[1].hasPrefix(",2026-01-01,2026-02-01,5,0,0,0,50000,"))
+            let cohorts = try await client.execute(
+                uri: "/admin/v1/apps/analytics/metrics/cohorts?from=2026-01-01&through=2026-01-31", method: .get, headers: headers)
+            #expect(cohorts.text == "month,size,retained1,retained2,retained3,retained4,retained5,retained6,retained7,retained8,retained9,retained10,retained11,retained12\n2026-01-01,5,3,3,1,1,,,,,,,,\n")
+        }
+    }
+
+    @Test func prometheusShowsTheCurrentSubscribersAndMRR() async throws {
+        // At the end of March 31: A, B, D, F and G paid; MRR 40.00 (G's price unknown).
+        try await harness(now: P.at(3, 31, 12)).test { client in
+            let response = try await client.send(.get, "/metrics", key: nil)
+            let lines = response.text.split(separator: "\n").map(String.init)
+            func value(_ name: String) -> String? {
+                lines.first { $0.hasPrefix(name + "{") && $0.contains(#"app="analytics""#) && $0.contains(#"environment="Production""#) }?
+                    .split(separator: " ").last.map(String.init)
+            }
+            #expect(value("perennial_subscriptions_active_count").flatMap(Double.init) == 5)
+            #expect(value("perennial_trials_active_count").flatMap(Double.init) == 0)
+            #expect(value("perennial_mrr_gross_currency").flatMap(Double.init) == 40)
+            #expect(value("perennial_mrr_proceeds_currency").flatMap(Double.init) == 28)
+        }
+    }
+
+    /// The metrics answers' exact JSON (Golden/admin-metrics*.json).
+    @Test func metricsGoldenAnswers() async throws {
+        try await harness().test { client in
+            try await client.golden(
+                "admin-metrics", .get, "/admin/v1/apps/analytics/metrics?from=2026-02-01&through=2026-03-31&granularity=month&breakdown=storefront",
+                key: ServerHarness.adminKey)
+            try await client.golden(
+                "admin-metrics-cohorts", .get, "/admin/v1/apps/analytics/metrics/cohorts?from=2026-01-01&through=2026-02-28", key: ServerHarness.adminKey)
+        }
+    }
+
+    @Test func badQueriesAreRefused() async throws {
+        try await harness().test { client in
+            for (query, code) in [
+                ("from=2026-02-30", "malformedRequest"), ("granularity=hour", "malformedRequest"), ("environment=Xcode", "malformedRequest"),
+                ("from=2026-03-01&through=2026-02-01", "invalidRange"), ("from=2000-01-01&through=2026-01-01", "invalidRange"),
+            ] {
+                let response = try await client.send(.get, "/admin/v1/apps/analytics/metrics?\(query)", key: ServerHarness.adminKey)
+                #expect(response.status == .badRequest, "\(query)")
+                #expect(response.errorCode == code, "\(query)")
+            }
+            let unknown = try await client.send(.get, "/admin/v1/apps/nope/metrics", key: ServerHarness.adminKey)
+            #expect(unknown.status == .notFound)
+            let anonymous = try await client.send(.get, "/admin/v1/apps/analytics/metrics", key: nil)
+            #expect(anonymous.status == .unauthorized)
+            let readOnly = try await client.send(.get, "/admin/v1/apps/analytics/metrics", key: "sk_read_only")
+            #expect(readOnly.status == .ok)
+        }
+    }
+}
