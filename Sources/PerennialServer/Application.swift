@@ -20,6 +20,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     AdminRoutes(dependencies: dependencies).add(to: router)
     WebhookAdminRoutes(dependencies: dependencies).add(to: router)
     SupportRoutes(dependencies: dependencies).add(to: router)
+    GrantRoutes(dependencies: dependencies).add(to: router)
     return router
 }
 

@@ -111,4 +111,13 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func latestNotificationDate(appBundleID: String) async throws(StorageError) -> Date? {
         try await base.latestNotificationDate(appBundleID: appBundleID)
     }
+    func addGrant(_ write: GrantWrite) async throws(StorageError) -> Bool { try await base.addGrant(write) }
+    func revokeGrant(
+        id: String, of user: AppUserID, appBundleID: String, by action: AdminAction, at: Date
+    ) async throws(StorageError) -> EntitlementGrant? {
+        try await base.revokeGrant(id: id, of: user, appBundleID: appBundleID, by: action, at: at)
+    }
+    func grants(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [EntitlementGrant] {
+        try await base.grants(of: user, appBundleID: appBundleID)
+    }
 }

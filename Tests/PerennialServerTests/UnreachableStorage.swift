@@ -39,4 +39,10 @@ struct UnreachableStorage: SubscriberStorage {
     func scheduleSweep(now: Date, interval: TimeInterval) async throws(StorageError) -> Int? { throw failure }
     func latestReceipt(appBundleID: String, originalTransactionID: String) async throws(StorageError) -> StoredEvidence? { throw failure }
     func latestNotificationDate(appBundleID: String) async throws(StorageError) -> Date? { throw failure }
+
+    func addGrant(_ write: GrantWrite) async throws(StorageError) -> Bool { throw failure }
+    func revokeGrant(
+        id: String, of user: AppUserID, appBundleID: String, by action: AdminAction, at: Date
+    ) async throws(StorageError) -> EntitlementGrant? { throw failure }
+    func grants(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [EntitlementGrant] { throw failure }
 }

@@ -52,7 +52,7 @@ struct SupportRoutes: Sendable {
         actions.post("apps/:appId/subscribers/:appUserId/refresh") { request, context in
             let (app, client) = try serverAPI(context)
             let user = try PathUser.from(context)
-            let body = try await Self.decodeOptional(ActionRequest.self, from: request)
+            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
             let records = try await dependencies.storage.records(ownedBy: user, appBundleID: app.bundleID)
             let subscriptions = Set(records.evidence.transactions.filter { $0.productType == .autoRenewable }.map(\.originalTransactionID))
             guard !subscriptions.isEmpty else { throw APIError.notFound("\(user) has no subscription in app \(app.id)") }
@@ -112,7 +112,7 @@ struct SupportRoutes: Sendable {
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/refunds") { request, context in
             let (app, client) = try serverAPI(context)
-            let body = try await Self.decodeOptional(ActionRequest.self, from: request)
+            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
             let (id, owner) = try await ownedPurchase(context, in: app)
             let pages = try await client.allPages(.refundHistory(transactionID: id), as: RefundHistoryResponse.self)
             let signed = pages.flatMap { $0.signedTransactions ?? [] }
@@ -154,17 +154,6 @@ struct SupportRoutes: Sendable {
             .appleAnswer(verified, originalTransactionID: originalTransactionID), now: dependencies.clock.now, requestedBy: action)
     }
 
-    /// An optional JSON body: none is nil, a malformed one is refused.
-    private static func decodeOptional<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T? {
-        let data = try await JSONResponse.body(of: request)
-        guard !data.isEmpty else { return nil }
-        do {
-            return try JSONDecoder().decode(type, from: data)
-        } catch {
-            throw APIError.malformed("the body is not a valid \(T.self): \(error)")
-        }
-    }
-
     /// The purchase `transactionID` belongs to, its owner and the owner's subscriber answer now.
     private func lookUp(transactionID: String) async throws -> PurchaseLookupResponse? {
         guard let found = try await dependencies.storage.purchase(ofTransaction: transactionID) else { return nil }
@@ -177,10 +166,7 @@ struct SupportRoutes: Sendable {
 
     /// The path's app.
     private func app(_ context: PerennialRequestContext) throws(APIError) -> AppContext {
-        guard let id = context.parameters.get("appId"), let app = dependencies.apps.app(id: id) else {
-            throw .notFound("no app \(context.parameters.get("appId") ?? "") is configured")
-        }
-        return app
+        try PathApp.from(context, in: dependencies.apps)
     }
 
     /// The path's original transaction id and the user of `app` who owns that purchase; an

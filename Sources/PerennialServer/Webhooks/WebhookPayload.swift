@@ -12,7 +12,8 @@ struct WebhookPayload<Event: Encodable & Sendable>: Encodable, Sendable {
     /// The event's id, stable across retries and replays: receivers deduplicate on
     /// (`appUserId`, `id`).
     let id: String
-    /// An event kind (`renewed`, `refunded`, …) or an ownership decision.
+    /// An event kind (`renewed`, `refunded`, …), an ownership decision or a grant's
+    /// (`entitlementGranted`, `grantRevoked`).
     let type: String
     let occurredAt: Date
     let appUserId: String
@@ -48,6 +49,10 @@ enum WebhookBody {
             if OwnershipChange.Decision(rawValue: draft.kind) != nil {
                 let change = try JSONDecoder().decode(OwnershipChange.self, from: draft.payload)
                 return try APIJSON.encoder().encode(WebhookPayload<OwnershipChange>(draft: draft, appID: appID, event: change))
+            }
+            if EntitlementGrant.EventKind(rawValue: draft.kind) != nil {
+                let grant = try JSONDecoder().decode(EntitlementGrant.self, from: draft.payload)
+                return try APIJSON.encoder().encode(WebhookPayload<EntitlementGrant>(draft: draft, appID: appID, event: grant))
             }
             let event = try JSONDecoder().decode(SubscriberEvent.self, from: draft.payload)
             return try APIJSON.encoder().encode(WebhookPayload<SubscriberEvent>(draft: draft, appID: appID, event: event))

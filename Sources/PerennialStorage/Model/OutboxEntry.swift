@@ -9,10 +9,12 @@ public struct OutboxEntry: Hashable, Sendable {
         public var eventID: String
         public var appUserID: AppUserID
         public var appBundleID: String
-        /// An ``PerennialCore/EventKind`` raw value, or an ``OwnershipChange/Decision`` raw value.
+        /// An ``PerennialCore/EventKind`` raw value, an ``OwnershipChange/Decision`` raw value, or
+        /// an ``PerennialCore/EntitlementGrant/EventKind`` raw value.
         public var kind: String
         public var occurredAt: Date
-        /// The event as JSON (a ``PerennialCore/SubscriberEvent`` or an ``OwnershipChange``).
+        /// The event as JSON (a ``PerennialCore/SubscriberEvent``, an ``OwnershipChange`` or a
+        /// ``PerennialCore/EntitlementGrant``).
         public var payload: Data
 
         public init(eventID: String, appUserID: AppUserID, appBundleID: String, kind: String, occurredAt: Date, payload: Data) {

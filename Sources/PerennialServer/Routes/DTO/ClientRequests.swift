@@ -56,3 +56,23 @@ public struct MoveRequest: Codable, Equatable, Sendable {
     /// Why, for the timeline.
     public var reason: String?
 }
+
+/// `POST /admin/v1/apps/{appId}/subscribers/{appUserId}/grants`: one of `expiresAt` and
+/// `duration` says when the grant ends.
+public struct GrantRequest: Codable, Equatable, Sendable {
+    /// A catalog entitlement.
+    public var entitlementId: String
+    /// An ISO 8601 instant after now (`2026-12-01T00:00:00Z`).
+    public var expiresAt: String?
+    /// An ISO 8601 duration from now: `P3D`, `P2W`, `P1M`, `P1Y`.
+    public var duration: String?
+    /// Why, for the timeline and the webhook.
+    public var reason: String?
+
+    public init(entitlementId: String, expiresAt: String? = nil, duration: String? = nil, reason: String? = nil) {
+        self.entitlementId = entitlementId
+        self.expiresAt = expiresAt
+        self.duration = duration
+        self.reason = reason
+    }
+}
