@@ -15,7 +15,8 @@ public struct GrantWrite: Hashable, Sendable {
     public static func granting(
         _ grant: EntitlementGrant, to user: AppUserID, appBundleID: String, by action: AdminAction, now: Date
     ) throws(StorageError) -> GrantWrite {
-        try GrantWrite(grant, kind: .entitlementGranted, auditKind: .entitlementGranted, user: user, appBundleID: appBundleID, action: action, now: now)
+        try GrantWrite(
+            grant, kind: .entitlementGranted, auditKind: .entitlementGranted, user: user, appBundleID: appBundleID, action: action, now: now)
     }
 
     /// `grant` (still running) ended at `now` by `action`.
@@ -41,6 +42,7 @@ public struct GrantWrite: Hashable, Sendable {
             eventID: eventID, appUserID: user, appBundleID: appBundleID, kind: kind.rawValue, occurredAt: now,
             payload: try StorageJSON.encode(grant, what: "grant \(grant.id)"))
         audit = AuditEntry.Draft(
-            appUserID: user, at: now, kind: auditKind, detail: AuditDetail(originalTransactionIDs: [], eventIDs: [eventID], action: action, grant: grant))
+            appUserID: user, at: now, kind: auditKind,
+            detail: AuditDetail(originalTransactionIDs: [], eventIDs: [eventID], action: action, grant: grant))
     }
 }
