@@ -20,6 +20,7 @@ enum PostgresMigrations {
         Migration(version: 4, name: "audit-without-evidence", statements: auditWithoutEvidence),
         Migration(version: 5, name: "raw-evidence-uncompressed", statements: rawEvidenceUncompressed),
         Migration(version: 6, name: "entitlement-grants", statements: entitlementGrants),
+        Migration(version: 7, name: "webhook-endpoints", statements: webhookEndpoints),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -192,5 +193,20 @@ enum PostgresMigrations {
         )
         """,
         "CREATE INDEX entitlement_grants_by_user ON entitlement_grants(app_user_id, app_bundle_id, created_at)",
+    ]
+
+    /// Webhook endpoints added through the admin API (``PerennialStorage/WebhookEndpointStore``):
+    /// the endpoint as JSON, one URL per app.
+    private static let webhookEndpoints = [
+        """
+        CREATE TABLE webhook_endpoints (
+            id TEXT PRIMARY KEY,
+            app_bundle_id TEXT NOT NULL,
+            url TEXT NOT NULL,
+            record TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            UNIQUE (app_bundle_id, url)
+        )
+        """
     ]
 }

@@ -10,6 +10,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v3-reconciliation", migrate: addReconciliation)
         migrator.registerMigration("v4-audit-without-evidence", migrate: allowAuditWithoutEvidence)
         migrator.registerMigration("entitlement-grants", migrate: addEntitlementGrants)
+        migrator.registerMigration("webhook-endpoints", migrate: addWebhookEndpoints)
         return migrator
     }
 
@@ -165,6 +166,22 @@ enum SQLiteMigrations {
                     created_at REAL NOT NULL
                 );
                 CREATE INDEX entitlement_grants_by_user ON entitlement_grants(app_user_id, app_bundle_id, created_at);
+                """)
+    }
+
+    /// Webhook endpoints added through the admin API (``PerennialStorage/WebhookEndpointStore``):
+    /// the endpoint as JSON, one URL per app.
+    private static func addWebhookEndpoints(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE webhook_endpoints (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_bundle_id TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    record TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    UNIQUE (app_bundle_id, url)
+                );
                 """)
     }
 }

@@ -120,4 +120,14 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func grants(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [EntitlementGrant] {
         try await base.grants(of: user, appBundleID: appBundleID)
     }
+    func addWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool { try await base.addWebhookEndpoint(endpoint) }
+    func updateWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool {
+        try await base.updateWebhookEndpoint(endpoint)
+    }
+    func removeWebhookEndpoint(id: String, appBundleID: String) async throws(StorageError) -> StoredWebhookEndpoint? {
+        try await base.removeWebhookEndpoint(id: id, appBundleID: appBundleID)
+    }
+    func webhookEndpoints(appBundleID: String?) async throws(StorageError) -> [StoredWebhookEndpoint] {
+        try await base.webhookEndpoints(appBundleID: appBundleID)
+    }
 }

@@ -45,4 +45,8 @@ struct UnreachableStorage: SubscriberStorage {
         id: String, of user: AppUserID, appBundleID: String, by action: AdminAction, at: Date
     ) async throws(StorageError) -> EntitlementGrant? { throw failure }
     func grants(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [EntitlementGrant] { throw failure }
+    func addWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool { throw failure }
+    func updateWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool { throw failure }
+    func removeWebhookEndpoint(id: String, appBundleID: String) async throws(StorageError) -> StoredWebhookEndpoint? { throw failure }
+    func webhookEndpoints(appBundleID: String?) async throws(StorageError) -> [StoredWebhookEndpoint] { throw failure }
 }
