@@ -16,10 +16,13 @@ public struct ServerDependencies: Sendable {
     /// Wakes the webhook job when an apply or an admin re-queue made a delivery due, so it starts
     /// at once.
     public var webhookWakeUp: WebhookWakeUp
+    /// Sends an operator's test event to an endpoint, as the webhook job sends its deliveries.
+    public var webhookSender: WebhookSender
 
     public init(
         apps: AppRegistry, storage: any SubscriberStorage, clock: any TimeSource = WallClock(), metrics: ServerMetrics = ServerMetrics(),
-        adminKeys: AdminKeys = .none, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp()
+        adminKeys: AdminKeys = .none, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp(),
+        webhookSender: WebhookSender = WebhookSender()
     ) {
         self.apps = apps
         self.storage = storage
@@ -28,6 +31,7 @@ public struct ServerDependencies: Sendable {
         self.adminKeys = adminKeys
         self.logger = logger
         self.webhookWakeUp = webhookWakeUp
+        self.webhookSender = webhookSender
     }
 
     /// The evidence pipeline of `app`.

@@ -89,9 +89,13 @@ extension AppContext {
                 try UserTokenVerifier(configuration: userTokens, field: "apps.\(name).userTokens", environment: environment)
             },
             webhooks: try app.webhooks.enumerated().map { index, endpoint throws(ConfigurationError) in
-                WebhookTarget(
+                if let unknown = WebhookEventTypes.unknown(in: endpoint.eventTypes ?? []).first {
+                    throw .invalidValue(field: "apps.\(name).webhooks[\(index)].eventTypes", value: unknown, reason: "not a webhook event type")
+                }
+                return WebhookTarget(
                     url: endpoint.url,
-                    secret: Array(try endpoint.secret.resolve(field: "apps.\(name).webhooks[\(index)].secret", environment: environment).utf8))
+                    secret: Array(try endpoint.secret.resolve(field: "apps.\(name).webhooks[\(index)].secret", environment: environment).utf8),
+                    eventTypes: endpoint.eventTypes.map(Set.init))
             },
             publicKeys: publicKeys, publicKeyDigests: publicKeys.map(ConstantTime.digest))
     }

@@ -102,7 +102,9 @@ public struct AppConfiguration: Sendable, Decodable {
         copy.serverAPI = serverAPI?.resolvingPaths(relativeTo: directory)
         copy.promotionalOffers = promotionalOffers?.resolvingPaths(relativeTo: directory)
         copy.userTokens = userTokens?.resolvingPaths(relativeTo: directory)
-        copy.webhooks = webhooks.map { WebhookEndpoint(url: $0.url, secret: $0.secret.resolvingPath(relativeTo: directory)) }
+        copy.webhooks = webhooks.map {
+            WebhookEndpoint(url: $0.url, secret: $0.secret.resolvingPath(relativeTo: directory), eventTypes: $0.eventTypes)
+        }
         return copy
     }
 }

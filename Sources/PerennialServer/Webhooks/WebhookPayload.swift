@@ -21,14 +21,20 @@ struct WebhookPayload<Event: Encodable & Sendable>: Encodable, Sendable {
     let bundleId: String
     let event: Event
 
-    fileprivate init(draft: OutboxEntry.Draft, appID: String, event: Event) {
-        id = draft.eventID
-        type = draft.kind
-        occurredAt = draft.occurredAt
-        appUserId = draft.appUserID.rawValue
+    fileprivate init(id: String, type: String, occurredAt: Date, appUserId: String, appID: String, bundleID: String, event: Event) {
+        self.id = id
+        self.type = type
+        self.occurredAt = occurredAt
+        self.appUserId = appUserId
         self.appId = appID
-        bundleId = draft.appBundleID
+        bundleId = bundleID
         self.event = event
+    }
+
+    fileprivate init(draft: OutboxEntry.Draft, appID: String, event: Event) {
+        self.init(
+            id: draft.eventID, type: draft.kind, occurredAt: draft.occurredAt, appUserId: draft.appUserID.rawValue, appID: appID,
+            bundleID: draft.appBundleID, event: event)
     }
 }
 
@@ -40,6 +46,19 @@ enum WebhookBody {
         let eventID: String
         let reason: String
         var description: String { "outbox event \(eventID) cannot be read: \(reason)" }
+    }
+
+    /// What a test event carries: no subscriber's data.
+    struct TestEvent: Encodable, Sendable {
+        let message: String
+    }
+
+    /// The body of an operator's test event (`type` `test`, no app user), new at every call.
+    static func test(appID: String, bundleID: String, at date: Date) throws -> Data {
+        try APIJSON.encoder().encode(
+            WebhookPayload<TestEvent>(
+                id: "test_\(UUID().uuidString.lowercased())", type: "test", occurredAt: date, appUserId: "", appID: appID, bundleID: bundleID,
+                event: TestEvent(message: "A test event from Perennial: this endpoint receives and verifies its webhooks.")))
     }
 
     /// The body bytes of `entry` for app `appID`.
