@@ -1,4 +1,5 @@
 public import Foundation
+import PerennialAppStore
 import PerennialStorage
 
 /// A resolved webhook endpoint of an app — from the configuration file or added through the admin
@@ -26,6 +27,24 @@ public struct WebhookTarget: Sendable {
         self.init(url: endpoint.url, secrets: endpoint.signingSecrets(at: now).map { Array($0.utf8) }, eventTypes: endpoint.eventTypes.map(Set.init))
     }
 
-    /// Whether an event of `type` goes to this endpoint.
+}
+
+extension WebhookTarget: DeliveryTarget {
+    var key: String { url.absoluteString }
+
     func wants(_ type: String) -> Bool { eventTypes?.contains(type) ?? true }
+
+    /// The webhook body, signed at `now` with each secret.
+    func request(for event: OutboundEvent, at now: Date) -> AppStoreHTTPRequest {
+        let signature = WebhookSignature(body: event.body, secrets: secrets.map { String(decoding: $0, as: UTF8.self) }, date: now)
+        return AppStoreHTTPRequest(
+            method: .post, url: url,
+            headers: ["Content-Type": "application/json", WebhookSignature.headerName: signature.header, "User-Agent": "perennial"],
+            body: event.body)
+    }
+
+    /// Anything but a 2xx is retried: a receiver's answer says nothing about its configuration.
+    func result(of response: AppStoreHTTPResponse) -> DeliveryResult {
+        (200..<300).contains(response.status) ? .accepted : .retry("HTTP \(response.status)")
+    }
 }

@@ -82,13 +82,13 @@ struct WebhookEndpointRoutes: Sendable {
             let endpoint = try await stored(context, in: app)
             let now = dependencies.webhookSender.wallClock.now
             let body = try WebhookBody.test(appID: app.id, bundleID: app.bundleID, at: now)
-            let outcome = await dependencies.webhookSender.post(body, to: WebhookTarget(endpoint, at: now))
-            log("webhook test event sent", endpoint, context, ["outcome": "\(outcome)"])
+            let sent = await dependencies.webhookSender.send(
+                OutboundEvent(type: "test", appID: app.id, body: body, entry: nil), to: WebhookTarget(endpoint, at: now))
+            log("webhook test event sent", endpoint, context, ["result": "\(sent.result)"])
             let answer =
-                switch outcome {
-                case .accepted(let status): WebhookTestResponse(delivered: true, status: status, error: nil)
-                case .refused(let status): WebhookTestResponse(delivered: false, status: status, error: outcome.failure)
-                case .unreachable(let reason): WebhookTestResponse(delivered: false, status: nil, error: reason)
+                switch sent.result {
+                case .accepted: WebhookTestResponse(delivered: true, status: sent.status, error: nil)
+                case .retry(let reason), .rejected(let reason): WebhookTestResponse(delivered: false, status: sent.status, error: reason)
                 }
             return JSONResponse.make(answer)
         }

@@ -11,7 +11,9 @@ public import ServiceLifecycle
 /// later (``WebhookRetryPolicy``) or dead-lettered.
 ///
 /// An app without any endpoint keeps its events pending until it has one; a paused endpoint is
-/// sent nothing.
+/// sent nothing. The app's integrations (``DeliveryTarget``s of their own) are delivered to
+/// beside its endpoints; a target that rejects an event for good (bad credentials) dead-letters it
+/// at once with its reason.
 ///
 /// At least once: an entry is marked delivered only after every endpoint answered 2xx, and a lease
 /// that lapses (a crashed process) lets another process deliver it again. In order per
@@ -90,7 +92,7 @@ public struct WebhookDeliveryService: Service {
 
     /// The endpoints of each app that has any (paused ones count, and are left out), by bundle
     /// id; nil when the stored endpoints cannot be read (the round is skipped).
-    private func targetsByApp() async -> [String: [WebhookTarget]]? {
+    private func targetsByApp() async -> [String: [any DeliveryTarget]]? {
         var stored: [StoredWebhookEndpoint] = []
         if let endpoints {
             do {
@@ -101,15 +103,17 @@ public struct WebhookDeliveryService: Service {
             }
         }
         let now = wallClock.now
-        var targets: [String: [WebhookTarget]] = [:]
-        for app in apps.apps where !app.webhooks.isEmpty { targets[app.bundleID] = app.webhooks }
+        var targets: [String: [any DeliveryTarget]] = [:]
+        for app in apps.apps where !app.webhooks.isEmpty || !app.integrations.isEmpty {
+            targets[app.bundleID] = app.webhooks + app.integrations
+        }
         for endpoint in stored where apps.apps.contains(where: { $0.bundleID == endpoint.appBundleID }) {
             targets[endpoint.appBundleID, default: []] += endpoint.isPaused ? [] : [WebhookTarget(endpoint, at: now)]
         }
         return targets
     }
 
-    private func deliver(_ delivery: WebhookDelivery, targets: [String: [WebhookTarget]]) async {
+    private func deliver(_ delivery: WebhookDelivery, targets: [String: [any DeliveryTarget]]) async {
         let entry = delivery.entry
         let attempt = entry.attempts + 1
         guard let app = apps.apps.first(where: { $0.bundleID == entry.event.appBundleID }) else {
@@ -127,16 +131,24 @@ public struct WebhookDeliveryService: Service {
             await failed(delivery, attempt: attempt, errors: [error.description], accepted: [], retry: false)
             return
         }
+        let event = OutboundEvent(type: entry.event.kind, appID: app.id, body: body, entry: entry)
         var accepted = delivery.acceptedEndpoints
         var errors: [String] = []
-        for target in appTargets where !accepted.contains(target.url.absoluteString) {
-            if !target.wants(entry.event.kind) {
-                accepted.append(target.url.absoluteString)
-            } else if let error = await sender.post(body, to: target).failure {
-                errors.append("\(target.url.absoluteString): \(error)")
-            } else {
-                accepted.append(target.url.absoluteString)
+        var rejections: [String] = []
+        for target in appTargets where !accepted.contains(target.key) {
+            guard target.wants(entry.event.kind) else {
+                accepted.append(target.key)
+                continue
             }
+            switch await sender.send(event, to: target).result {
+            case .accepted: accepted.append(target.key)
+            case .retry(let reason): errors.append("\(target.key): \(reason)")
+            case .rejected(let reason): rejections.append("\(target.key): \(reason)")
+            }
+        }
+        guard rejections.isEmpty else {
+            await failed(delivery, attempt: attempt, errors: rejections + errors, accepted: accepted, retry: false)
+            return
         }
         guard errors.isEmpty else {
             await failed(delivery, attempt: attempt, errors: errors, accepted: accepted, retry: true)

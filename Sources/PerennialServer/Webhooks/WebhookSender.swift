@@ -2,26 +2,13 @@ import Foundation
 public import PerennialAppStore
 public import PerennialCore
 
-/// One signed POST of a webhook body to one endpoint: what the webhook job does for every
-/// delivery and an operator's test event does once.
+/// Sends one event to one target — a webhook endpoint or an integration — and says what came of
+/// it: what the webhook job does for every delivery and an operator's test event does once.
 public struct WebhookSender: Sendable {
-    /// How an endpoint answered.
-    public enum Outcome: Sendable, Equatable {
-        /// A 2xx.
-        case accepted(status: Int)
-        /// Any other status.
-        case refused(status: Int)
-        /// No answer (connection refused, timeout, TLS).
-        case unreachable(String)
-
-        /// Why the delivery failed; nil when it was accepted.
-        public var failure: String? {
-            switch self {
-            case .accepted: nil
-            case .refused(let status): "HTTP \(status)"
-            case .unreachable(let reason): reason
-            }
-        }
+    /// What came of one send, with the HTTP status when the target answered.
+    struct Sent: Sendable {
+        let result: DeliveryResult
+        let status: Int?
     }
 
     let transport: any AppStoreHTTPTransport
@@ -34,18 +21,18 @@ public struct WebhookSender: Sendable {
         self.wallClock = wallClock
     }
 
-    /// POSTs `body` to `target`, signed with each of its secrets at the wall clock's now.
-    func post(_ body: Data, to target: WebhookTarget) async -> Outcome {
-        let signature = WebhookSignature(body: body, secrets: target.secrets.map { String(decoding: $0, as: UTF8.self) }, date: wallClock.now)
-        let request = AppStoreHTTPRequest(
-            method: .post, url: target.url,
-            headers: ["Content-Type": "application/json", WebhookSignature.headerName: signature.header, "User-Agent": "perennial"],
-            body: body)
+    func send(_ event: OutboundEvent, to target: any DeliveryTarget) async -> Sent {
+        let request: AppStoreHTTPRequest
+        do {
+            request = try target.request(for: event, at: wallClock.now)
+        } catch {
+            return Sent(result: .rejected("the request cannot be built: \(error)"), status: nil)
+        }
         do {
             let response = try await transport.send(request)
-            return (200..<300).contains(response.status) ? .accepted(status: response.status) : .refused(status: response.status)
+            return Sent(result: target.result(of: response), status: response.status)
         } catch {
-            return .unreachable("\(error)")
+            return Sent(result: .retry("\(error)"), status: nil)
         }
     }
 }
