@@ -135,14 +135,7 @@ enum SQLiteRows {
                     """
             ).execute(arguments: [binding.originalTransactionID, binding.appUserID.rawValue, app, now.timeIntervalSince1970])
         }
-        for (user, view) in plan.views.sorted(by: { $0.key < $1.key }) {
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO subscriber_views (app_user_id, app_bundle_id, view) VALUES (?, ?, ?)
-                    ON CONFLICT (app_user_id, app_bundle_id) DO UPDATE SET view = excluded.view
-                    """
-            ).execute(arguments: [user.rawValue, app, try DecodedRecordCache.shared.json(for: view.storedForm, of: user.rawValue)])
-        }
+        for (user, view) in plan.views.sorted(by: { $0.key < $1.key }) { try store(view, of: user, appBundleID: app, db) }
         for event in plan.outbox { try insert(event, now: now, db) }
         let receiptEvidenceID: Int64? = plan.evidence.kind == .receipt ? evidenceID : nil
         for check in plan.checks {
@@ -162,6 +155,16 @@ enum SQLiteRows {
             ])
         }
         for entry in plan.audit { try insert(entry, evidenceID: evidenceID, db) }
+    }
+
+    /// Stores the user's view (its ``PerennialStorage/SubscriberView/storedForm``).
+    static func store(_ view: SubscriberView, of user: AppUserID, appBundleID: String, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO subscriber_views (app_user_id, app_bundle_id, view) VALUES (?, ?, ?)
+                ON CONFLICT (app_user_id, app_bundle_id) DO UPDATE SET view = excluded.view
+                """
+        ).execute(arguments: [user.rawValue, appBundleID, try DecodedRecordCache.shared.json(for: view.storedForm, of: user.rawValue)])
     }
 
     /// Enqueues one event; an event id the user already has is left as it is.

@@ -20,6 +20,14 @@ public protocol SubscriberStorage: WebhookOutbox, WebhookEndpointStore, Reconcil
     /// binds purchases, recomputes views, enqueues events and writes the audit — or changes nothing.
     func apply(_ evidence: IncomingEvidence, with applier: EvidenceApplier, now: Date) async throws(StorageError) -> ApplyResult
 
+    /// Unbinds a purchase of the app from its owner for an operator's `action`: the binding goes,
+    /// the owner's view, events and audit follow (``EvidenceApplier/release(_:from:before:appBundleID:action:now:)``),
+    /// in one transaction; the next user to present the purchase is bound to it.
+    /// - Returns: what was written; nil when no user of the app owns the purchase (nothing changed).
+    func releasePurchase(
+        _ originalTransactionID: String, appBundleID: String, with applier: EvidenceApplier, action: AdminAction, now: Date
+    ) async throws(StorageError) -> PurchaseRelease?
+
     /// A user's records and last view in one app.
     func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber
 

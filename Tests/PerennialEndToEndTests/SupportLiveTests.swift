@@ -117,3 +117,26 @@ struct SupportLiveTests {
         return try #require(try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
     }
 }
+
+/// Unbinding over HTTP on a live server and simulator: Alice's purchase is unbound by support,
+/// her entitlement goes, and Bob restoring the same purchase on his device gets it.
+@Suite("End to end: unbinding a purchase")
+struct UnbindLiveTests {
+    @Test func anUnboundPurchaseIsRestoredByAnotherAccount() async throws {
+        try await SupportLiveTests.onALiveSystem { system, http in
+            let jws = try await SupportLiveTests.aliceBuys(http)
+            let posted = try await http.postTransaction(jws, user: "alice")
+            let original = try #require(posted.subscriptions.first?["originalTransactionId"] as? String)
+            let path = "admin/v1/apps/\(system.appID)/subscriptions/\(original)/unbind"
+            let unbound = try await http.server(.POST, path, body: #"{"reason": "wrong account"}"#, bearer: system.adminKey)
+            #expect(unbound.status == 200 && !unbound.isActive("standard"), "\(unbound.text)")
+            #expect(!(try await http.subscriber("alice")).isActive("standard"))
+            let bob = try await http.postTransaction(jws, user: "bob")
+            #expect(bob.isActive("standard"), "\(bob.text)")
+            let timeline = try await http.server(.GET, "admin/v1/subscribers/alice/timeline", bearer: system.adminKey)
+            let released = (timeline.json["entries"] as? [[String: Any]] ?? []).first { $0["kind"] as? String == "ownershipReleased" }
+            #expect(released?["requestedBy"] as? [String: String] == ["admin": "admin", "action": "unbind", "reason": "wrong account"])
+            #expect(released?["previousOwner"] as? String == "alice")
+        }
+    }
+}

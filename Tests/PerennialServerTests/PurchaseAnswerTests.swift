@@ -130,4 +130,9 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func webhookEndpoints(appBundleID: String?) async throws(StorageError) -> [StoredWebhookEndpoint] {
         try await base.webhookEndpoints(appBundleID: appBundleID)
     }
+    func releasePurchase(
+        _ originalTransactionID: String, appBundleID: String, with applier: EvidenceApplier, action: AdminAction, now: Date
+    ) async throws(StorageError) -> PurchaseRelease? {
+        try await base.releasePurchase(originalTransactionID, appBundleID: appBundleID, with: applier, action: action, now: now)
+    }
 }

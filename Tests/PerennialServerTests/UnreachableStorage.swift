@@ -49,4 +49,7 @@ struct UnreachableStorage: SubscriberStorage {
     func updateWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool { throw failure }
     func removeWebhookEndpoint(id: String, appBundleID: String) async throws(StorageError) -> StoredWebhookEndpoint? { throw failure }
     func webhookEndpoints(appBundleID: String?) async throws(StorageError) -> [StoredWebhookEndpoint] { throw failure }
+    func releasePurchase(
+        _ originalTransactionID: String, appBundleID: String, with applier: EvidenceApplier, action: AdminAction, now: Date
+    ) async throws(StorageError) -> PurchaseRelease? { throw failure }
 }

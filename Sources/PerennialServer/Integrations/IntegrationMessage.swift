@@ -42,6 +42,7 @@ enum IntegrationMessage {
         case "oneTimePurchase": "Purchase"
         case "ownershipTransferred": "Purchase moved to another account"
         case "ownershipKept": "Purchase kept by its owner"
+        case "ownershipReleased": "Purchase unbound from its account"
         case "entitlementGranted": "Entitlement granted"
         case "grantRevoked": "Grant revoked"
         default: type

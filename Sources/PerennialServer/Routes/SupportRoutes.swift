@@ -11,7 +11,8 @@ import PerennialStorage
 /// notification and its delivery status).
 ///
 /// Moving a purchase to another user goes through the same ownership decision as a user
-/// presenting it (forced to transfer), with the same audit entries and events. Refreshing a
+/// presenting it (forced to transfer), with the same audit entries and events; unbinding it
+/// leaves it to the next user who presents it, with an `ownershipReleased` event and audit entry. Refreshing a
 /// subscriber from Apple and extending a subscription's renewal date act on it for the operator: what Apple then answers is applied as evidence whose timeline entry names the
 /// admin key and the reason.
 ///
@@ -109,6 +110,20 @@ struct SupportRoutes: Sendable {
                 "admin action: purchase moved",
                 metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(original)", "from": "\(owner)", "to": "\(target)"])
             return JSONResponse.make(try await pipeline.answer(for: target, after: outcome, now: now))
+        }
+        actions.post("apps/:appId/subscriptions/:originalTransactionId/unbind") { request, context in
+            let app = try app(context)
+            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
+            let (original, owner) = try await ownedPurchase(context, in: app)
+            let now = dependencies.clock.now
+            let action = AdminAction(admin: context.adminName, action: "unbind", reason: body?.reason)
+            guard try await dependencies.storage.releasePurchase(original, appBundleID: app.bundleID, with: app.applier, action: action, now: now) != nil
+            else { throw APIError.notFound("no purchase \(original) bound to a user of app \(app.id)") }
+            dependencies.webhookWakeUp.nudge()
+            dependencies.logger.info(
+                "admin action: purchase unbound",
+                metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(original)", "from": "\(owner)"])
+            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: now))
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/refunds") { request, context in
             let (app, client) = try serverAPI(context)

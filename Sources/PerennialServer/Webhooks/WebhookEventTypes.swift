@@ -5,7 +5,7 @@ import PerennialStorage
 /// an endpoint's event filter may name.
 enum WebhookEventTypes {
     static let all: Set<String> = Set(
-        EventKind.allCases.map(\.rawValue) + [OwnershipChange.Decision.transferred, .kept].map(\.rawValue)
+        EventKind.allCases.map(\.rawValue) + [OwnershipChange.Decision.transferred, .kept, .released].map(\.rawValue)
             + EntitlementGrant.EventKind.allCases.map(\.rawValue))
 
     /// The types of `names` that are not event types, in their order.

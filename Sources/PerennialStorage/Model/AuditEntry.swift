@@ -45,6 +45,8 @@ public struct AuditKind: OpenValue {
     public static let bound: Self = "bound"
     public static let ownershipTransferred: Self = "ownershipTransferred"
     public static let ownershipKept: Self = "ownershipKept"
+    /// An operator unbound a purchase from its owner.
+    public static let ownershipReleased: Self = "ownershipReleased"
     /// A reconciliation check asked Apple and got no usable answer; it will be tried again.
     public static let reconciliationFailed: Self = "reconciliationFailed"
     /// An operator gave an entitlement (``AuditDetail/grant``).
@@ -105,7 +107,7 @@ public struct AuditDetail: Hashable, Sendable, Codable {
 public struct AdminAction: Hashable, Sendable, Codable {
     /// The admin key's name.
     public var admin: String
-    /// `refresh`, `extend`, `orderLookup`, `move`, `grant`, `revokeGrant`.
+    /// `refresh`, `extend`, `orderLookup`, `move`, `unbind`, `grant`, `revokeGrant`.
     public var action: String
     /// Why, as the operator wrote it.
     public var reason: String?

@@ -1,4 +1,5 @@
 public import Foundation
+public import PerennialCore
 
 /// One event waiting to be told to the app's backend (webhooks), written in the same transaction as
 /// the state change it reports so that no change is ever lost or told twice.
@@ -16,6 +17,13 @@ public struct OutboxEntry: Hashable, Sendable {
         /// The event as JSON (a ``PerennialCore/SubscriberEvent``, an ``OwnershipChange`` or a
         /// ``PerennialCore/EntitlementGrant``).
         public var payload: Data
+
+        /// A subscriber event of `user`, as an apply enqueues it.
+        public init(_ event: SubscriberEvent, of user: AppUserID, appBundleID: String) throws(StorageError) {
+            self.init(
+                eventID: event.id, appUserID: user, appBundleID: appBundleID, kind: event.kind.rawValue, occurredAt: event.occurredAt,
+                payload: try StorageJSON.encode(event, what: "event \(event.id)"))
+        }
 
         public init(eventID: String, appUserID: AppUserID, appBundleID: String, kind: String, occurredAt: Date, payload: Data) {
             self.eventID = eventID

@@ -6,8 +6,8 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
     public struct Entry: Codable, Equatable, Sendable {
         public var id: Int64
         public var at: Date
-        /// `bound`, `evidenceApplied`, `ownershipTransferred`, `ownershipKept`, `reconciliationFailed`,
-        /// `entitlementGranted`, `grantRevoked`.
+        /// `bound`, `evidenceApplied`, `ownershipTransferred`, `ownershipKept`, `ownershipReleased`,
+        /// `reconciliationFailed`, `entitlementGranted`, `grantRevoked`.
         public var kind: String
         public var originalTransactionIds: [String]
         public var eventIds: [String]
