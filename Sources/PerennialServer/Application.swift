@@ -22,6 +22,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     WebhookEndpointRoutes(dependencies: dependencies).add(to: router)
     SupportRoutes(dependencies: dependencies).add(to: router)
     GrantRoutes(dependencies: dependencies).add(to: router)
+    MassExtensionRoutes(dependencies: dependencies).add(to: router)
     return router
 }
 

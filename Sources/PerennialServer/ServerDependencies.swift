@@ -18,11 +18,13 @@ public struct ServerDependencies: Sendable {
     public var webhookWakeUp: WebhookWakeUp
     /// Sends an operator's test event to an endpoint, as the webhook job sends its deliveries.
     public var webhookSender: WebhookSender
+    /// The mass renewal-date extensions asked of Apple, followed until applied.
+    public var massExtensions: MassExtensions
 
     public init(
         apps: AppRegistry, storage: any SubscriberStorage, clock: any TimeSource = WallClock(), metrics: ServerMetrics = ServerMetrics(),
         adminKeys: AdminKeys = .none, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp(),
-        webhookSender: WebhookSender = WebhookSender()
+        webhookSender: WebhookSender = WebhookSender(), massExtensions: MassExtensions = MassExtensions()
     ) {
         self.apps = apps
         self.storage = storage
@@ -32,6 +34,7 @@ public struct ServerDependencies: Sendable {
         self.logger = logger
         self.webhookWakeUp = webhookWakeUp
         self.webhookSender = webhookSender
+        self.massExtensions = massExtensions
     }
 
     /// The evidence pipeline of `app`.

@@ -58,20 +58,14 @@ struct SupportRoutes: Sendable {
             let subscriptions = Set(records.evidence.transactions.filter { $0.productType == .autoRenewable }.map(\.originalTransactionID))
             guard !subscriptions.isEmpty else { throw APIError.notFound("\(user) has no subscription in app \(app.id)") }
             let action = AdminAction(admin: context.adminName, action: "refresh", reason: body?.reason)
-            for id in subscriptions.sorted() { try await refresh(id, app: app, client: client, action: action) }
+            for id in subscriptions.sorted() { try await dependencies.refresh(id, app: app, client: client, action: action) }
             dependencies.logger.info("admin action: subscriber refreshed from Apple", metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "appUserId": "\(user)"])
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now))
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/extend") { request, context in
             let (app, client) = try serverAPI(context)
             let body = try await JSONResponse.decode(ExtensionRequest.self, from: request)
-            guard (1...90).contains(body.extendByDays) else {
-                throw APIError.malformed("extendByDays must be from 1 to 90, Apple's limit for one extension (got \(body.extendByDays))")
-            }
-            guard (0...3).contains(body.extendReasonCode) else {
-                throw APIError.malformed(
-                    "extendReasonCode must be Apple's 0 (undeclared), 1 (customer satisfaction), 2 (other) or 3 (service issue or outage), got \(body.extendReasonCode)")
-            }
+            try RenewalExtensionRules.check(days: body.extendByDays, reasonCode: body.extendReasonCode)
             let (id, owner) = try await ownedPurchase(context, in: app)
             let requestJSON = try JSONEncoder().encode(
                 ExtendRenewalDateRequest(
@@ -83,7 +77,7 @@ struct SupportRoutes: Sendable {
                 throw APIError(status: .unprocessableContent, code: "extensionRefused", message: "Apple did not extend subscription \(id)")
             }
             let reason = body.reason.map { "\(body.extendByDays) days: \($0)" } ?? "\(body.extendByDays) days"
-            try await refresh(id, app: app, client: client, action: AdminAction(admin: context.adminName, action: "extend", reason: reason))
+            try await dependencies.refresh(id, app: app, client: client, action: AdminAction(admin: context.adminName, action: "extend", reason: reason))
             dependencies.logger.info(
                 "admin action: subscription extended", metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(id)"])
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: dependencies.clock.now))
@@ -158,15 +152,6 @@ struct SupportRoutes: Sendable {
             }
             return JSONResponse.make(TestNotificationStatus(arrived: attempts.contains { $0.result == "SUCCESS" }, attempts: attempts))
         }
-    }
-
-    /// Asks Apple for the subscription's statuses now and applies them, attributed to `action`.
-    private func refresh(_ originalTransactionID: String, app: AppContext, client: AppStoreServerAPIClient, action: AdminAction) async throws {
-        let answer = try await client.sendReturningData(.subscriptionStatuses(transactionID: originalTransactionID))
-        let fallback = app.environments.first ?? .production
-        let verified = try await app.verifier.subscriptionStatuses(answer, fallback: fallback)
-        _ = try await dependencies.pipeline(for: app).ingest(
-            .appleAnswer(verified, originalTransactionID: originalTransactionID), now: dependencies.clock.now, requestedBy: action)
     }
 
     /// The purchase `transactionID` belongs to, its owner and the owner's subscriber answer now.

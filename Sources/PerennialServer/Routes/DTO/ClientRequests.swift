@@ -76,3 +76,22 @@ public struct GrantRequest: Codable, Equatable, Sendable {
         self.reason = reason
     }
 }
+
+/// `POST /admin/v1/apps/{appId}/products/{productId}/mass-extensions`.
+public struct MassExtensionRequest: Codable, Equatable, Sendable {
+    /// 1–90 days.
+    public var extendByDays: Int
+    /// Apple's reason: 0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.
+    public var extendReasonCode: Int
+    /// ISO 3166-1 alpha-3 storefronts; every storefront when absent.
+    public var storefrontCountryCodes: [String]?
+    /// Why, for each extended subscriber's timeline.
+    public var reason: String?
+
+    public init(extendByDays: Int, extendReasonCode: Int, storefrontCountryCodes: [String]? = nil, reason: String? = nil) {
+        self.extendByDays = extendByDays
+        self.extendReasonCode = extendReasonCode
+        self.storefrontCountryCodes = storefrontCountryCodes
+        self.reason = reason
+    }
+}
