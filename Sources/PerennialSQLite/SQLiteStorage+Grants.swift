@@ -43,8 +43,10 @@ extension SQLiteStorage {
         }
     }
 
+    /// Every answer reads this beside the records, so it reads like them: on one of
+    /// ``SQLiteReaders``' connections on the calling thread, one statement.
     public func grants(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [EntitlementGrant] {
-        try await read("read grants of \(user)") { db in
+        let query: @Sendable (Database) throws -> [EntitlementGrant] = { db in
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT id, record FROM entitlement_grants WHERE app_user_id = ? AND app_bundle_id = ? ORDER BY created_at, id"),
@@ -52,6 +54,12 @@ extension SQLiteStorage {
             return try rows.map { row throws(StorageError) in
                 try StorageJSON.decode(EntitlementGrant.self, from: Data((row["record"] as String).utf8), table: "entitlement_grants", key: row["id"])
             }
+        }
+        guard let readers else { return try await read("read grants of \(user)", query) }
+        do {
+            return try readers.read(query)
+        } catch {
+            throw Self.storageError(error, operation: "read grants of \(user)")
         }
     }
 
