@@ -35,6 +35,9 @@ enum ReadBenchmark {
             try await measure("records: 13 transactions + renewal info", iterations: 20_000) {
                 blackHole(try await storage.records(ownedBy: regular, appBundleID: bundleID))
             },
+            try await measure("grants of a user without any", iterations: 20_000) {
+                blackHole(try await storage.grants(of: regular, appBundleID: bundleID))
+            },
             await measure("view of those records", iterations: 20_000) { blackHole(engine.view(of: regularRecords, at: now)) },
         ]
     }

@@ -19,6 +19,8 @@ enum PostgresMigrations {
         Migration(version: 3, name: "reconciliation", statements: reconciliation),
         Migration(version: 4, name: "audit-without-evidence", statements: auditWithoutEvidence),
         Migration(version: 5, name: "raw-evidence-uncompressed", statements: rawEvidenceUncompressed),
+        Migration(version: 6, name: "entitlement-grants", statements: entitlementGrants),
+        Migration(version: 7, name: "webhook-endpoints", statements: webhookEndpoints),
         Migration(version: 1601, name: "analytics-counters", statements: analyticsCounters),
     ]
 
@@ -178,6 +180,36 @@ enum PostgresMigrations {
     /// as they were. `EXTERNAL` stores them out of line without trying (about 50 µs); rows written
     /// before keep their form.
     private static let rawEvidenceUncompressed = ["ALTER TABLE evidence ALTER COLUMN raw SET STORAGE EXTERNAL"]
+
+    /// Operators' grants (``PerennialStorage/EntitlementGrantStore``): one row per grant, the grant
+    /// as JSON, found by its user and app.
+    private static let entitlementGrants = [
+        """
+        CREATE TABLE entitlement_grants (
+            id TEXT PRIMARY KEY,
+            app_user_id TEXT NOT NULL,
+            app_bundle_id TEXT NOT NULL,
+            record TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        "CREATE INDEX entitlement_grants_by_user ON entitlement_grants(app_user_id, app_bundle_id, created_at)",
+    ]
+
+    /// Webhook endpoints added through the admin API (``PerennialStorage/WebhookEndpointStore``):
+    /// the endpoint as JSON, one URL per app.
+    private static let webhookEndpoints = [
+        """
+        CREATE TABLE webhook_endpoints (
+            id TEXT PRIMARY KEY,
+            app_bundle_id TEXT NOT NULL,
+            url TEXT NOT NULL,
+            record TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            UNIQUE (app_bundle_id, url)
+        )
+        """
+    ]
 
     /// The analytics counters (``PerennialStorage/AnalyticsStorage``), keyed in the order a report
     /// reads them. Numbered apart from the other migrations (16xx, issue 16) so that schema work

@@ -9,6 +9,8 @@ enum SQLiteMigrations {
         migrator.registerMigration("v2-webhook-deliveries", migrate: addWebhookDeliveries)
         migrator.registerMigration("v3-reconciliation", migrate: addReconciliation)
         migrator.registerMigration("v4-audit-without-evidence", migrate: allowAuditWithoutEvidence)
+        migrator.registerMigration("entitlement-grants", migrate: addEntitlementGrants)
+        migrator.registerMigration("webhook-endpoints", migrate: addWebhookEndpoints)
         migrator.registerMigration("analytics-v1-counters", migrate: addAnalyticsCounters)
         return migrator
     }
@@ -149,6 +151,39 @@ enum SQLiteMigrations {
                 DROP TABLE audit;
                 ALTER TABLE audit_v4 RENAME TO audit;
                 CREATE INDEX audit_by_user ON audit(app_user_id, id);
+                """)
+    }
+
+    /// Operators' grants (``PerennialStorage/EntitlementGrantStore``): one row per grant, the grant
+    /// as JSON, found by its user and app.
+    private static func addEntitlementGrants(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE entitlement_grants (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_user_id TEXT NOT NULL,
+                    app_bundle_id TEXT NOT NULL,
+                    record TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX entitlement_grants_by_user ON entitlement_grants(app_user_id, app_bundle_id, created_at);
+                """)
+    }
+
+    /// Webhook endpoints added through the admin API (``PerennialStorage/WebhookEndpointStore``):
+    /// the endpoint as JSON, one URL per app.
+    private static func addWebhookEndpoints(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE webhook_endpoints (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_bundle_id TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    record TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    UNIQUE (app_bundle_id, url)
+                );
+                );
                 """)
     }
 

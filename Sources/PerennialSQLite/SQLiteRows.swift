@@ -135,25 +135,8 @@ enum SQLiteRows {
                     """
             ).execute(arguments: [binding.originalTransactionID, binding.appUserID.rawValue, app, now.timeIntervalSince1970])
         }
-        for (user, view) in plan.views.sorted(by: { $0.key < $1.key }) {
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO subscriber_views (app_user_id, app_bundle_id, view) VALUES (?, ?, ?)
-                    ON CONFLICT (app_user_id, app_bundle_id) DO UPDATE SET view = excluded.view
-                    """
-            ).execute(arguments: [user.rawValue, app, try DecodedRecordCache.shared.json(for: view.storedForm, of: user.rawValue)])
-        }
-        for event in plan.outbox {
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO outbox (event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (app_user_id, event_id) DO NOTHING
-                    """
-            ).execute(arguments: [
-                event.eventID, event.appUserID.rawValue, event.appBundleID, event.kind, event.occurredAt.timeIntervalSince1970,
-                String(decoding: event.payload, as: UTF8.self), now.timeIntervalSince1970,
-            ])
-        }
+        for (user, view) in plan.views.sorted(by: { $0.key < $1.key }) { try store(view, of: user, appBundleID: app, db) }
+        for event in plan.outbox { try insert(event, now: now, db) }
         let receiptEvidenceID: Int64? = plan.evidence.kind == .receipt ? evidenceID : nil
         for check in plan.checks {
             try db.cachedStatement(
@@ -172,13 +155,39 @@ enum SQLiteRows {
             ])
         }
         try addAnalytics(plan.analytics.storedRows, app: app, db)
-        for entry in plan.audit {
-            try db.cachedStatement(sql: "INSERT INTO audit (app_user_id, at, kind, detail, evidence_id) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [
-                    entry.appUserID?.rawValue, entry.at.timeIntervalSince1970, entry.kind.rawValue,
-                    try json(entry.detail, what: "audit detail"), evidenceID,
-                ])
-        }
+        for entry in plan.audit { try insert(entry, evidenceID: evidenceID, db) }
+    }
+
+    /// Stores the user's view (its ``PerennialStorage/SubscriberView/storedForm``).
+    static func store(_ view: SubscriberView, of user: AppUserID, appBundleID: String, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO subscriber_views (app_user_id, app_bundle_id, view) VALUES (?, ?, ?)
+                ON CONFLICT (app_user_id, app_bundle_id) DO UPDATE SET view = excluded.view
+                """
+        ).execute(arguments: [user.rawValue, appBundleID, try DecodedRecordCache.shared.json(for: view.storedForm, of: user.rawValue)])
+    }
+
+    /// Enqueues one event; an event id the user already has is left as it is.
+    static func insert(_ event: OutboxEntry.Draft, now: Date, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO outbox (event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (app_user_id, event_id) DO NOTHING
+                """
+        ).execute(arguments: [
+            event.eventID, event.appUserID.rawValue, event.appBundleID, event.kind, event.occurredAt.timeIntervalSince1970,
+            String(decoding: event.payload, as: UTF8.self), now.timeIntervalSince1970,
+        ])
+    }
+
+    /// Appends one timeline entry; `evidenceID` is nil for what no evidence caused.
+    static func insert(_ entry: AuditEntry.Draft, evidenceID: Int64?, _ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT INTO audit (app_user_id, at, kind, detail, evidence_id) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [
+                entry.appUserID?.rawValue, entry.at.timeIntervalSince1970, entry.kind.rawValue,
+                try json(entry.detail, what: "audit detail"), evidenceID,
+            ])
     }
 
     /// Adds counter rows to the stored ones (a missing row counts as zero), up to 100 rows a

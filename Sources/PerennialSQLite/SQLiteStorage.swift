@@ -12,7 +12,7 @@ public struct SQLiteStorage: SubscriberStorage {
     let writer: any DatabaseWriter
     /// Connections for the subscriber read; none for an in-memory database, which only its
     /// writer's connection can see.
-    private let readers: SQLiteReaders?
+    let readers: SQLiteReaders?
 
     /// A database file, created when missing: WAL journal, `synchronous = NORMAL` (durable at
     /// checkpoints, never corrupt), foreign keys on. A writer finding the file locked by another
@@ -202,7 +202,7 @@ public struct SQLiteStorage: SubscriberStorage {
     }
 
     /// A ``StorageError`` thrown by a row decoder as is; GRDB's errors as a failed `operation`.
-    private static func storageError(_ error: any Error, operation: String) -> StorageError {
+    static func storageError(_ error: any Error, operation: String) -> StorageError {
         (error as? StorageError) ?? .database(operation: operation, reason: "\(error)")
     }
 }

@@ -19,7 +19,10 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     AppleRoutes(dependencies: dependencies).add(to: router)
     AdminRoutes(dependencies: dependencies).add(to: router)
     WebhookAdminRoutes(dependencies: dependencies).add(to: router)
+    WebhookEndpointRoutes(dependencies: dependencies).add(to: router)
     SupportRoutes(dependencies: dependencies).add(to: router)
+    GrantRoutes(dependencies: dependencies).add(to: router)
+    MassExtensionRoutes(dependencies: dependencies).add(to: router)
     MetricsRoutes(dependencies: dependencies).add(to: router)
     DashboardRoutes(dependencies: dependencies, sessions: DashboardSessions(), wallClock: WallClock()).add(to: router)
     return router
@@ -37,8 +40,8 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
 ///   - clock: the server's "now", at which subscriptions are judged and jobs claim their work.
 ///   - wallClock: the real time, for what is judged outside the server (App Store Server API
 ///     tokens, webhook signature dates, Apple's rate limit); ``WallClock`` but in tests.
-///   - webhookDelivery: how the webhook job delivers events; nil turns it off. The job runs when
-///     an app has webhook endpoints.
+///   - webhookDelivery: how the webhook job delivers events; nil turns it off. It claims nothing
+///     while no app has an endpoint (the file's or one added through the admin API).
 ///   - webhookTransport: how webhook endpoints are reached; AsyncHTTPClient by default.
 ///   - reconciliation: how the reconciliation job asks Apple; nil turns it off. The job runs when
 ///     an app can ask Apple (Server API keys, or verifyReceipt with a shared secret).
@@ -81,10 +84,10 @@ public func buildApplication(
     }
     let webhookWakeUp = WebhookWakeUp()
     var jobs: [any Service] = []
-    if let webhookDelivery, apps.apps.contains(where: { !$0.webhooks.isEmpty }) {
+    if let webhookDelivery, !apps.apps.isEmpty {
         jobs.append(
             WebhookDeliveryService(
-                outbox: storage, apps: apps, options: webhookDelivery, wakeUp: webhookWakeUp, transport: webhookTransport,
+                outbox: storage, endpoints: storage, apps: apps, options: webhookDelivery, wakeUp: webhookWakeUp, transport: webhookTransport,
                 clock: clock, wallClock: wallClock, metrics: metrics, logger: logger))
     }
     if let reconciliation, apps.apps.contains(where: { $0.serverAPI != nil || $0.verifier.usesVerifyReceipt }) {
@@ -96,7 +99,9 @@ public func buildApplication(
     // Jobs wait for the migrations (see ``MigrationGate``); the server itself only listens after them.
     let migrated = MigrationGate()
     let dependencies = ServerDependencies(
-        apps: apps, storage: storage, clock: clock, metrics: metrics, adminKeys: adminKeys, logger: logger, webhookWakeUp: webhookWakeUp)
+        apps: apps, storage: storage, clock: clock, metrics: metrics, adminKeys: adminKeys, logger: logger, webhookWakeUp: webhookWakeUp,
+        webhookSender: WebhookSender(
+            transport: webhookTransport, requestTimeout: (webhookDelivery ?? WebhookDeliveryOptions()).requestTimeout, wallClock: wallClock))
     var application = Application(
         router: buildRouter(dependencies: dependencies),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "perennial"),

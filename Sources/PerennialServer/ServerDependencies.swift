@@ -16,10 +16,15 @@ public struct ServerDependencies: Sendable {
     /// Wakes the webhook job when an apply or an admin re-queue made a delivery due, so it starts
     /// at once.
     public var webhookWakeUp: WebhookWakeUp
+    /// Sends an operator's test event to an endpoint, as the webhook job sends its deliveries.
+    public var webhookSender: WebhookSender
+    /// The mass renewal-date extensions asked of Apple, followed until applied.
+    public var massExtensions: MassExtensions
 
     public init(
         apps: AppRegistry, storage: any SubscriberStorage, clock: any TimeSource = WallClock(), metrics: ServerMetrics = ServerMetrics(),
-        adminKeys: AdminKeys = .none, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp()
+        adminKeys: AdminKeys = .none, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp(),
+        webhookSender: WebhookSender = WebhookSender(), massExtensions: MassExtensions = MassExtensions()
     ) {
         self.apps = apps
         self.storage = storage
@@ -28,6 +33,8 @@ public struct ServerDependencies: Sendable {
         self.adminKeys = adminKeys
         self.logger = logger
         self.webhookWakeUp = webhookWakeUp
+        self.webhookSender = webhookSender
+        self.massExtensions = massExtensions
     }
 
     /// The figures of docs/analytics.md (metrics API, dashboard, `/metrics`).

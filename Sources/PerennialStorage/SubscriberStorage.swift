@@ -6,18 +6,27 @@ public import PerennialCore
 /// One protocol so the server does not care whether it runs on embedded SQLite or a shared
 /// PostgreSQL; every implementation passes the same contract suites (`PerennialStorageContract`).
 /// It is composed of the capabilities every back end has: the subscribers (declared here), the
-/// webhook job's outbox (``WebhookOutbox``) and the reconciliation job's schedule
-/// (``ReconciliationSchedule``), so a job is handed the storage and no caller has to ask what a
-/// back end can do. The decisions of an apply live in ``EvidenceApplier``, written once; an
-/// implementation only loads a ``StorageSnapshot`` and writes the ``WritePlan``, both inside one
-/// database transaction.
-public protocol SubscriberStorage: WebhookOutbox, ReconciliationSchedule, AnalyticsStorage {
+/// webhook job's outbox (``WebhookOutbox``) and endpoints (``WebhookEndpointStore``), the
+/// reconciliation job's schedule (``ReconciliationSchedule``), operators' grants
+/// (``EntitlementGrantStore``) and the analytics counters (``AnalyticsStorage``), so a job is
+/// handed the storage and no caller has to ask what a back end can do. The decisions of an apply
+/// live in ``EvidenceApplier``, written once; an implementation only loads a ``StorageSnapshot``
+/// and writes the ``WritePlan``, both inside one database transaction.
+public protocol SubscriberStorage: WebhookOutbox, WebhookEndpointStore, ReconciliationSchedule, EntitlementGrantStore, AnalyticsStorage {
     /// Brings the schema to the newest version; safe to run at every start, and twice.
     func migrate() async throws(StorageError)
 
     /// Applies one piece of evidence atomically: checks the idempotency key, merges the records,
     /// binds purchases, recomputes views, enqueues events and writes the audit — or changes nothing.
     func apply(_ evidence: IncomingEvidence, with applier: EvidenceApplier, now: Date) async throws(StorageError) -> ApplyResult
+
+    /// Unbinds a purchase of the app from its owner for an operator's `action`: the binding goes,
+    /// the owner's view, events and audit follow (``EvidenceApplier/release(_:from:before:appBundleID:action:now:)``),
+    /// in one transaction; the next user to present the purchase is bound to it.
+    /// - Returns: what was written; nil when no user of the app owns the purchase (nothing changed).
+    func releasePurchase(
+        _ originalTransactionID: String, appBundleID: String, with applier: EvidenceApplier, action: AdminAction, now: Date
+    ) async throws(StorageError) -> PurchaseRelease?
 
     /// A user's records and last view in one app.
     func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber

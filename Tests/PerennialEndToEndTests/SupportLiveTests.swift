@@ -117,3 +117,77 @@ struct SupportLiveTests {
         return try #require(try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
     }
 }
+
+/// Unbinding over HTTP on a live server and simulator: Alice's purchase is unbound by support,
+/// her entitlement goes, and Bob restoring the same purchase on his device gets it.
+@Suite("End to end: unbinding a purchase")
+struct UnbindLiveTests {
+    @Test func anUnboundPurchaseIsRestoredByAnotherAccount() async throws {
+        try await SupportLiveTests.onALiveSystem { system, http in
+            let jws = try await SupportLiveTests.aliceBuys(http)
+            let posted = try await http.postTransaction(jws, user: "alice")
+            let original = try #require(posted.subscriptions.first?["originalTransactionId"] as? String)
+            let path = "admin/v1/apps/\(system.appID)/subscriptions/\(original)/unbind"
+            let unbound = try await http.server(.POST, path, body: #"{"reason": "wrong account"}"#, bearer: system.adminKey)
+            #expect(unbound.status == 200 && !unbound.isActive("standard"), "\(unbound.text)")
+            #expect(!(try await http.subscriber("alice")).isActive("standard"))
+            let bob = try await http.postTransaction(jws, user: "bob")
+            #expect(bob.isActive("standard"), "\(bob.text)")
+            let timeline = try await http.server(.GET, "admin/v1/subscribers/alice/timeline", bearer: system.adminKey)
+            let released = (timeline.json["entries"] as? [[String: Any]] ?? []).first { $0["kind"] as? String == "ownershipReleased" }
+            #expect(released?["requestedBy"] as? [String: String] == ["admin": "admin", "action": "unbind", "reason": "wrong account"])
+            #expect(released?["previousOwner"] as? String == "alice")
+        }
+    }
+}
+
+/// A mass extension over HTTP against the simulator's Server API: every active subscriber of the
+/// product is extended by Apple, Perennial follows the request until Apple reports it complete and
+/// applies the results, each subscriber's timeline naming who and why.
+@Suite("End to end: mass extension")
+struct MassExtensionLiveTests {
+    @Test func everyActiveSubscriberIsExtendedAndTheResultsApplied() async throws {
+        try await SupportLiveTests.onALiveSystem { system, http in
+            var expiries: [String: Date] = [:]
+            for user in ["alice", "bob"] {
+                try await http.account(user)
+                let bought = try await http.buy(LiveCatalog.standardMonthly, account: user)
+                let posted = try await http.postTransaction(try #require(bought.json["signedTransaction"] as? String), user: user)
+                expiries[user] = try SupportLiveTests.expiry(posted)
+            }
+            let path = "admin/v1/apps/\(system.appID)/products/\(LiveCatalog.standardMonthly)/mass-extensions"
+            let tooLong = try await http.server(.POST, path, body: #"{"extendByDays": 91, "extendReasonCode": 3}"#, bearer: system.adminKey)
+            #expect(tooLong.status == 400)
+            let badStorefront = try await http.server(
+                .POST, path, body: #"{"extendByDays": 5, "extendReasonCode": 3, "storefrontCountryCodes": ["us"]}"#, bearer: system.adminKey)
+            #expect(badStorefront.status == 400)
+            let unknown = try await http.server(
+                .POST, "admin/v1/apps/\(system.appID)/products/com.example.nope/mass-extensions", body: #"{"extendByDays": 5, "extendReasonCode": 3}"#,
+                bearer: system.adminKey)
+            #expect(unknown.status == 404)
+
+            let requested = try await http.server(
+                .POST, path, body: #"{"extendByDays": 10, "extendReasonCode": 3, "reason": "outage on the 12th"}"#, bearer: system.adminKey)
+            #expect(requested.status == 202, "\(requested.text)")
+            let id = try #require(requested.json["requestIdentifier"] as? String)
+            var status = requested
+            let applied = try await eventually {
+                status = try await http.server(.GET, "\(path)/\(id)", bearer: system.adminKey)
+                return (status.json["perennial"] as? [String: Any])?["state"] as? String == "applied"
+            }
+            #expect(applied, "\(status.text)")
+            #expect(status.json["complete"] as? Bool == true && (status.json["succeededCount"] as? NSNumber)?.intValue == 2)
+            #expect(((status.json["perennial"] as? [String: Any])?["appliedCount"] as? NSNumber)?.intValue == 2)
+
+            for user in ["alice", "bob"] {
+                let read = try await http.subscriber(user)
+                #expect(try SupportLiveTests.expiry(read) == expiries[user]?.addingTimeInterval(10 * SupportLiveTests.sandboxDay), "\(user): \(read.text)")
+                let timeline = try await http.server(.GET, "admin/v1/subscribers/\(user)/timeline", bearer: system.adminKey)
+                let requestedBy = (timeline.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["requestedBy"] as? [String: String] }
+                #expect(requestedBy.contains([
+                    "admin": "admin", "action": "massExtend", "reason": "10 days for all of \(LiveCatalog.standardMonthly): outage on the 12th",
+                ]))
+            }
+        }
+    }
+}

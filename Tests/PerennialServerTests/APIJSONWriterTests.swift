@@ -40,7 +40,14 @@ struct APIJSONWriterTests {
         for _ in 0..<Int.random(in: 0...4, using: &generator) {
             entitlements[text()] = .init(
                 isActive: Bool.random(using: &generator), productId: text(), expiresDate: maybeDate(),
-                originalTransactionId: text(), transactionId: text())
+                originalTransactionId: text(), transactionId: text(), grantId: Bool.random(using: &generator) ? text() : nil)
+        }
+        func maybeText() -> String? { Bool.random(using: &generator) ? text() : nil }
+        let grants = (0..<Int.random(in: 0...2, using: &generator)).map { _ in
+            SubscriberResponse.Grant(
+                grantId: text(), entitlementId: text(), startsAt: date(), expiresAt: date(), revokedAt: maybeDate(),
+                isActive: Bool.random(using: &generator), grantedBy: text(), reason: maybeText(), revokedBy: maybeText(),
+                revokeReason: maybeText())
         }
         let subscriptions = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
             SubscriberResponse.Subscription(
@@ -55,7 +62,9 @@ struct APIJSONWriterTests {
         }
         let response = SubscriberResponse(
             serverTime: date(),
-            subscriber: .init(appUserId: text(), entitlements: entitlements, subscriptions: subscriptions, purchases: purchases),
+            subscriber: .init(
+                appUserId: text(), entitlements: entitlements, subscriptions: subscriptions, purchases: purchases,
+                grants: grants.isEmpty && Bool.random(using: &generator) ? nil : grants),
             transfer: Bool.random(using: &generator) ? .init(previousOwner: text()) : nil)
         return response
     }

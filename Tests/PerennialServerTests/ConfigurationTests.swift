@@ -56,7 +56,7 @@ import Testing
         #expect(context.verifier.sharedSecret == "shh" && client.sandboxURL.absoluteString == "http://127.0.0.1:8090/sandbox/verifyReceipt")
         #expect(context.verifier(for: .sandbox) != nil && context.verifier(for: .production) == nil)
         #expect(context.catalog.product(id: "pro.monthly") != nil)
-        #expect(context.webhooks.map(\.url.absoluteString) == ["https://backend.example.com/hooks"] && context.webhooks.first?.secret == Array("hook".utf8))
+        #expect(context.webhooks.map(\.url.absoluteString) == ["https://backend.example.com/hooks"] && context.webhooks.first?.secrets == [Array("hook".utf8)])
         #expect(throws: ConfigurationError.missingEnvironmentVariable(name: "DEMO_KEY", usedBy: "apps.demo.publicKeys[0]")) {
             try AppContext(configuration: app, environment: ["DEMO_SECRET": "shh", "HOOK_SECRET": "hook"], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
         }

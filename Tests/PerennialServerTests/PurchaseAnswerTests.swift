@@ -117,4 +117,28 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func latestNotificationDate(appBundleID: String) async throws(StorageError) -> Date? {
         try await base.latestNotificationDate(appBundleID: appBundleID)
     }
+    func addGrant(_ write: GrantWrite) async throws(StorageError) -> Bool { try await base.addGrant(write) }
+    func revokeGrant(
+        id: String, of user: AppUserID, appBundleID: String, by action: AdminAction, at: Date
+    ) async throws(StorageError) -> EntitlementGrant? {
+        try await base.revokeGrant(id: id, of: user, appBundleID: appBundleID, by: action, at: at)
+    }
+    func grants(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [EntitlementGrant] {
+        try await base.grants(of: user, appBundleID: appBundleID)
+    }
+    func addWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool { try await base.addWebhookEndpoint(endpoint) }
+    func updateWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool {
+        try await base.updateWebhookEndpoint(endpoint)
+    }
+    func removeWebhookEndpoint(id: String, appBundleID: String) async throws(StorageError) -> StoredWebhookEndpoint? {
+        try await base.removeWebhookEndpoint(id: id, appBundleID: appBundleID)
+    }
+    func webhookEndpoints(appBundleID: String?) async throws(StorageError) -> [StoredWebhookEndpoint] {
+        try await base.webhookEndpoints(appBundleID: appBundleID)
+    }
+    func releasePurchase(
+        _ originalTransactionID: String, appBundleID: String, with applier: EvidenceApplier, action: AdminAction, now: Date
+    ) async throws(StorageError) -> PurchaseRelease? {
+        try await base.releasePurchase(originalTransactionID, appBundleID: appBundleID, with: applier, action: action, now: now)
+    }
 }

@@ -43,4 +43,17 @@ struct UnreachableStorage: SubscriberStorage {
     func scheduleSweep(now: Date, interval: TimeInterval) async throws(StorageError) -> Int? { throw failure }
     func latestReceipt(appBundleID: String, originalTransactionID: String) async throws(StorageError) -> StoredEvidence? { throw failure }
     func latestNotificationDate(appBundleID: String) async throws(StorageError) -> Date? { throw failure }
+
+    func addGrant(_ write: GrantWrite) async throws(StorageError) -> Bool { throw failure }
+    func revokeGrant(
+        id: String, of user: AppUserID, appBundleID: String, by action: AdminAction, at: Date
+    ) async throws(StorageError) -> EntitlementGrant? { throw failure }
+    func grants(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [EntitlementGrant] { throw failure }
+    func addWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool { throw failure }
+    func updateWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool { throw failure }
+    func removeWebhookEndpoint(id: String, appBundleID: String) async throws(StorageError) -> StoredWebhookEndpoint? { throw failure }
+    func webhookEndpoints(appBundleID: String?) async throws(StorageError) -> [StoredWebhookEndpoint] { throw failure }
+    func releasePurchase(
+        _ originalTransactionID: String, appBundleID: String, with applier: EvidenceApplier, action: AdminAction, now: Date
+    ) async throws(StorageError) -> PurchaseRelease? { throw failure }
 }

@@ -15,19 +15,22 @@ public struct EntitlementState: Hashable, Sendable, Codable {
     /// The subscription (or purchase) that grants it.
     public var originalTransactionID: String
     public var transactionID: String
+    /// The operator's ``EntitlementGrant`` that decides it; nil when a purchase does (then the
+    /// product and transaction ids are the purchase's, else the grant's id stands in for them).
+    public var grantID: String? = nil
 
     /// Position of the entitlement in the catalog, which orders a view's entitlements. Follows
     /// from `entitlementID`, so it is neither encoded nor compared.
     var catalogOrder: Int = 0
 
     private enum CodingKeys: String, CodingKey {
-        case entitlementID, isActive, expiresDate, productID, originalTransactionID, transactionID
+        case entitlementID, isActive, expiresDate, productID, originalTransactionID, transactionID, grantID
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.entitlementID == rhs.entitlementID && lhs.isActive == rhs.isActive && lhs.expiresDate == rhs.expiresDate
             && lhs.productID == rhs.productID && lhs.originalTransactionID == rhs.originalTransactionID
-            && lhs.transactionID == rhs.transactionID
+            && lhs.transactionID == rhs.transactionID && lhs.grantID == rhs.grantID
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -37,6 +40,7 @@ public struct EntitlementState: Hashable, Sendable, Codable {
         hasher.combine(productID)
         hasher.combine(originalTransactionID)
         hasher.combine(transactionID)
+        hasher.combine(grantID)
     }
 
     /// Whether this grant should be reported rather than `other` for the same entitlement.

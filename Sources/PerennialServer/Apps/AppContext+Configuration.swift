@@ -89,11 +89,55 @@ extension AppContext {
                 try UserTokenVerifier(configuration: userTokens, field: "apps.\(name).userTokens", environment: environment)
             },
             webhooks: try app.webhooks.enumerated().map { index, endpoint throws(ConfigurationError) in
-                WebhookTarget(
+                if let unknown = WebhookEventTypes.unknown(in: endpoint.eventTypes ?? []).first {
+                    throw .invalidValue(field: "apps.\(name).webhooks[\(index)].eventTypes", value: unknown, reason: "not a webhook event type")
+                }
+                return WebhookTarget(
                     url: endpoint.url,
-                    secret: Array(try endpoint.secret.resolve(field: "apps.\(name).webhooks[\(index)].secret", environment: environment).utf8))
+                    secret: Array(try endpoint.secret.resolve(field: "apps.\(name).webhooks[\(index)].secret", environment: environment).utf8),
+                    eventTypes: endpoint.eventTypes.map(Set.init))
+            },
+            integrations: try app.integrations.enumerated().map { index, integration throws(ConfigurationError) in
+                try Self.integration(integration, field: "apps.\(name).integrations[\(index)]", index: index, environment: environment)
             },
             publicKeys: publicKeys, publicKeyDigests: publicKeys.map(ConstantTime.digest), analytics: app.analytics)
+    }
+
+    /// One integration's target, its credentials read and its event types checked.
+    private static func integration(
+        _ integration: IntegrationConfiguration, field: String, index: Int, environment: [String: String]
+    ) throws(ConfigurationError) -> any DeliveryTarget {
+        func required(_ value: SecretValue?, _ name: String) throws(ConfigurationError) -> String {
+            guard let value else { throw .invalidValue(field: "\(field).\(name)", value: "", reason: "a \(integration.type.rawValue) integration needs it") }
+            return try value.resolve(field: "\(field).\(name)", environment: environment)
+        }
+        if let unknown = WebhookEventTypes.unknown(in: integration.eventTypes ?? []).first {
+            throw .invalidValue(field: "\(field).eventTypes", value: unknown, reason: "not a webhook event type")
+        }
+        let adapter: any IntegrationAdapter
+        switch integration.type {
+        case .slack:
+            let text = try required(integration.webhookURL, "webhookURL")
+            guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http" else {
+                throw .invalidValue(field: "\(field).webhookURL", value: "…", reason: "not an http(s) URL")
+            }
+            adapter = SlackIntegration(webhookURL: url, field: field)
+        case .telegram:
+            guard let chat = integration.chatId, !chat.isEmpty else {
+                throw .invalidValue(field: "\(field).chatId", value: "", reason: "a telegram integration needs it")
+            }
+            adapter = TelegramIntegration(
+                baseURL: integration.baseURL ?? TelegramIntegration.defaultBaseURL, botToken: try required(integration.botToken, "botToken"),
+                chatID: chat, field: field)
+        case .amplitude:
+            adapter = AmplitudeIntegration(
+                baseURL: integration.baseURL ?? AmplitudeIntegration.defaultBaseURL, apiKey: try required(integration.apiKey, "apiKey"), field: field)
+        case .mixpanel:
+            adapter = MixpanelIntegration(
+                baseURL: integration.baseURL ?? MixpanelIntegration.defaultBaseURL,
+                projectToken: try required(integration.projectToken, "projectToken"), field: field)
+        }
+        return IntegrationTarget(key: "\(integration.type.rawValue)#\(index)", eventTypes: integration.eventTypes.map(Set.init), adapter: adapter)
     }
 
     private static func certificates(_ sources: [CertificateSource], app: String) throws(ConfigurationError) -> [Certificate] {

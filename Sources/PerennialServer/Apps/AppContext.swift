@@ -23,6 +23,8 @@ public struct AppContext: Sendable {
     public let userTokens: UserTokenVerifier?
     /// Where the webhook job delivers the app's events.
     public let webhooks: [WebhookTarget]
+    /// The services the webhook job also tells (``IntegrationTarget``s).
+    let integrations: [any DeliveryTarget]
     /// Keys authenticating the app's clients, as bytes.
     let publicKeys: [[UInt8]]
     /// Their ``ConstantTime/digest(_:)``s, which every client request is compared with.

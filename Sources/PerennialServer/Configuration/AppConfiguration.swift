@@ -27,6 +27,8 @@ public struct AppConfiguration: Sendable, Decodable {
     /// When present, client requests must carry a signed app-user token.
     public var userTokens: UserTokenConfiguration?
     public var webhooks: [WebhookEndpoint]
+    /// Services told about the app's events beside its webhooks (Slack, Telegram, Amplitude, Mixpanel).
+    public var integrations: [IntegrationConfiguration]
     /// How long after a period ends without renewal evidence reconciliation asks Apple (an hour
     /// by default; a simulator at sandbox speed, where a month lasts minutes, wants seconds).
     public var reconciliationMargin: TimeInterval
@@ -47,6 +49,7 @@ public struct AppConfiguration: Sendable, Decodable {
         promotionalOffers: SigningKeyConfiguration? = nil,
         userTokens: UserTokenConfiguration? = nil,
         webhooks: [WebhookEndpoint] = [],
+        integrations: [IntegrationConfiguration] = [],
         reconciliationMargin: TimeInterval = ReconciliationPolicy().margin,
         analytics: AnalyticsConfiguration = AnalyticsConfiguration()
     ) {
@@ -63,6 +66,7 @@ public struct AppConfiguration: Sendable, Decodable {
         self.promotionalOffers = promotionalOffers
         self.userTokens = userTokens
         self.webhooks = webhooks
+        self.integrations = integrations
         self.reconciliationMargin = reconciliationMargin
         self.analytics = analytics
     }
@@ -72,7 +76,7 @@ public struct AppConfiguration: Sendable, Decodable {
         case bundleID = "bundleId"
         case appAppleID = "appAppleId"
         case catalog, environments, publicKeys, transferPolicy, trustedRoots, receipts, serverAPI, promotionalOffers, userTokens
-        case webhooks
+        case webhooks, integrations
         case reconciliationMargin = "reconciliationMarginSeconds"
         case analytics
     }
@@ -94,6 +98,7 @@ public struct AppConfiguration: Sendable, Decodable {
             promotionalOffers: try container.decodeIfPresent(SigningKeyConfiguration.self, forKey: .promotionalOffers),
             userTokens: try container.decodeIfPresent(UserTokenConfiguration.self, forKey: .userTokens),
             webhooks: try container.decodeIfPresent([WebhookEndpoint].self, forKey: .webhooks) ?? [],
+            integrations: try container.decodeIfPresent([IntegrationConfiguration].self, forKey: .integrations) ?? [],
             reconciliationMargin: try container.decodeIfPresent(TimeInterval.self, forKey: .reconciliationMargin) ?? ReconciliationPolicy().margin,
             analytics: try container.decodeIfPresent(AnalyticsConfiguration.self, forKey: .analytics) ?? AnalyticsConfiguration())
     }
@@ -108,7 +113,17 @@ public struct AppConfiguration: Sendable, Decodable {
         copy.serverAPI = serverAPI?.resolvingPaths(relativeTo: directory)
         copy.promotionalOffers = promotionalOffers?.resolvingPaths(relativeTo: directory)
         copy.userTokens = userTokens?.resolvingPaths(relativeTo: directory)
-        copy.webhooks = webhooks.map { WebhookEndpoint(url: $0.url, secret: $0.secret.resolvingPath(relativeTo: directory)) }
+        copy.integrations = integrations.map { integration in
+            var resolved = integration
+            resolved.webhookURL = integration.webhookURL?.resolvingPath(relativeTo: directory)
+            resolved.botToken = integration.botToken?.resolvingPath(relativeTo: directory)
+            resolved.apiKey = integration.apiKey?.resolvingPath(relativeTo: directory)
+            resolved.projectToken = integration.projectToken?.resolvingPath(relativeTo: directory)
+            return resolved
+        }
+        copy.webhooks = webhooks.map {
+            WebhookEndpoint(url: $0.url, secret: $0.secret.resolvingPath(relativeTo: directory), eventTypes: $0.eventTypes)
+        }
         return copy
     }
 }

@@ -181,13 +181,22 @@ public struct EvidencePipeline: Sendable {
 
     /// The answer about `user` after `outcome` (or without one): the view the apply computed at
     /// `now` when it has one for the user — the records it just wrote, so reading them back would
-    /// give the same — naming the previous owner when the apply moved a purchase to the user.
+    /// give the same — naming the previous owner when the apply moved a purchase to the user; an
+    /// operator's grants are counted in every answer.
     public func answer(for user: AppUserID, after outcome: Outcome? = nil, now: Date) async throws(IngestError) -> SubscriberResponse {
+        let grants: [EntitlementGrant]
+        do throws(StorageError) {
+            grants = try await storage.grants(of: user, appBundleID: app.bundleID)
+        } catch {
+            throw .storage(error)
+        }
         if case .applied(let applied) = outcome?.result, let view = applied.views[user] {
             let previousOwner = applied.ownershipChanges.first { $0.presenter == user && $0.decision == .transferred }?.previousOwner
-            return SubscriberResponse(user: user, view: view, serverTime: now, previousOwner: previousOwner)
+            return SubscriberResponse(
+                user: user, view: app.engine.view(view, granting: grants), grants: grants, serverTime: now, previousOwner: previousOwner)
         }
-        return SubscriberResponse(user: user, view: try await view(of: user, now: now), serverTime: now, previousOwner: nil)
+        let view = app.engine.view(try await view(of: user, now: now), granting: grants)
+        return SubscriberResponse(user: user, view: view, grants: grants, serverTime: now, previousOwner: nil)
     }
 }
 

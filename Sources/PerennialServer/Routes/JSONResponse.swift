@@ -51,6 +51,17 @@ enum JSONResponse {
         }
     }
 
+    /// An optional JSON body: none is nil, a malformed one is refused.
+    static func decodeOptional<T: Decodable>(_ type: T.Type, from request: Request) async throws(APIError) -> T? {
+        let data = try await body(of: request)
+        guard !data.isEmpty else { return nil }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw .malformed("the body is not a valid \(T.self): \(Self.describe(error))")
+        }
+    }
+
     private static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         switch error {

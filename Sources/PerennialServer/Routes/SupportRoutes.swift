@@ -11,7 +11,8 @@ import PerennialStorage
 /// notification and its delivery status).
 ///
 /// Moving a purchase to another user goes through the same ownership decision as a user
-/// presenting it (forced to transfer), with the same audit entries and events. Refreshing a
+/// presenting it (forced to transfer), with the same audit entries and events; unbinding it
+/// leaves it to the next user who presents it, with an `ownershipReleased` event and audit entry. Refreshing a
 /// subscriber from Apple and extending a subscription's renewal date act on it for the operator: what Apple then answers is applied as evidence whose timeline entry names the
 /// admin key and the reason.
 ///
@@ -40,20 +41,14 @@ struct SupportRoutes: Sendable {
         actions.post("apps/:appId/subscribers/:appUserId/refresh") { request, context in
             let (app, client) = try serverAPI(context)
             let user = try PathUser.from(context)
-            let body = try await Self.decodeOptional(ActionRequest.self, from: request)
+            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
             try await refresh(subscriber: user, in: app, client: client, admin: context.adminName, reason: body?.reason)
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now))
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/extend") { request, context in
             let (app, client) = try serverAPI(context)
             let body = try await JSONResponse.decode(ExtensionRequest.self, from: request)
-            guard (1...90).contains(body.extendByDays) else {
-                throw APIError.malformed("extendByDays must be from 1 to 90, Apple's limit for one extension (got \(body.extendByDays))")
-            }
-            guard (0...3).contains(body.extendReasonCode) else {
-                throw APIError.malformed(
-                    "extendReasonCode must be Apple's 0 (undeclared), 1 (customer satisfaction), 2 (other) or 3 (service issue or outage), got \(body.extendReasonCode)")
-            }
+            try RenewalExtensionRules.check(days: body.extendByDays, reasonCode: body.extendReasonCode)
             let (id, owner) = try await ownedPurchase(context, in: app)
             let requestJSON = try JSONEncoder().encode(
                 ExtendRenewalDateRequest(
@@ -65,7 +60,7 @@ struct SupportRoutes: Sendable {
                 throw APIError(status: .unprocessableContent, code: "extensionRefused", message: "Apple did not extend subscription \(id)")
             }
             let reason = body.reason.map { "\(body.extendByDays) days: \($0)" } ?? "\(body.extendByDays) days"
-            try await refresh(id, app: app, client: client, action: AdminAction(admin: context.adminName, action: "extend", reason: reason))
+            try await dependencies.refresh(id, app: app, client: client, action: AdminAction(admin: context.adminName, action: "extend", reason: reason))
             dependencies.logger.info(
                 "admin action: subscription extended", metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(id)"])
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: dependencies.clock.now))
@@ -93,9 +88,23 @@ struct SupportRoutes: Sendable {
                 metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(original)", "from": "\(owner)", "to": "\(target)"])
             return JSONResponse.make(try await pipeline.answer(for: target, after: outcome, now: now))
         }
+        actions.post("apps/:appId/subscriptions/:originalTransactionId/unbind") { request, context in
+            let app = try app(context)
+            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
+            let (original, owner) = try await ownedPurchase(context, in: app)
+            let now = dependencies.clock.now
+            let action = AdminAction(admin: context.adminName, action: "unbind", reason: body?.reason)
+            guard try await dependencies.storage.releasePurchase(original, appBundleID: app.bundleID, with: app.applier, action: action, now: now) != nil
+            else { throw APIError.notFound("no purchase \(original) bound to a user of app \(app.id)") }
+            dependencies.webhookWakeUp.nudge()
+            dependencies.logger.info(
+                "admin action: purchase unbound",
+                metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(original)", "from": "\(owner)"])
+            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: now))
+        }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/refunds") { request, context in
             let (app, client) = try serverAPI(context)
-            let body = try await Self.decodeOptional(ActionRequest.self, from: request)
+            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
             let (id, owner) = try await ownedPurchase(context, in: app)
             let pages = try await client.allPages(.refundHistory(transactionID: id), as: RefundHistoryResponse.self)
             let signed = pages.flatMap { $0.signedTransactions ?? [] }
@@ -154,28 +163,8 @@ struct SupportRoutes: Sendable {
         let subscriptions = Set(records.evidence.transactions.filter { $0.productType == .autoRenewable }.map(\.originalTransactionID))
         guard !subscriptions.isEmpty else { throw APIError.notFound("\(user) has no subscription in app \(app.id)") }
         let action = AdminAction(admin: admin, action: "refresh", reason: reason)
-        for id in subscriptions.sorted() { try await refresh(id, app: app, client: client, action: action) }
+        for id in subscriptions.sorted() { try await dependencies.refresh(id, app: app, client: client, action: action) }
         dependencies.logger.info("admin action: subscriber refreshed from Apple", metadata: ["admin": "\(admin)", "app": "\(app.id)", "appUserId": "\(user)"])
-    }
-
-    /// Asks Apple for the subscription's statuses now and applies them, attributed to `action`.
-    private func refresh(_ originalTransactionID: String, app: AppContext, client: AppStoreServerAPIClient, action: AdminAction) async throws {
-        let answer = try await client.sendReturningData(.subscriptionStatuses(transactionID: originalTransactionID))
-        let fallback = app.environments.first ?? .production
-        let verified = try await app.verifier.subscriptionStatuses(answer, fallback: fallback)
-        _ = try await dependencies.pipeline(for: app).ingest(
-            .appleAnswer(verified, originalTransactionID: originalTransactionID), now: dependencies.clock.now, requestedBy: action)
-    }
-
-    /// An optional JSON body: none is nil, a malformed one is refused.
-    private static func decodeOptional<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T? {
-        let data = try await JSONResponse.body(of: request)
-        guard !data.isEmpty else { return nil }
-        do {
-            return try JSONDecoder().decode(type, from: data)
-        } catch {
-            throw APIError.malformed("the body is not a valid \(T.self): \(error)")
-        }
     }
 
     /// The purchase `transactionID` belongs to, its owner and the owner's subscriber answer now.
@@ -190,10 +179,7 @@ struct SupportRoutes: Sendable {
 
     /// The path's app.
     private func app(_ context: PerennialRequestContext) throws(APIError) -> AppContext {
-        guard let id = context.parameters.get("appId"), let app = dependencies.apps.app(id: id) else {
-            throw .notFound("no app \(context.parameters.get("appId") ?? "") is configured")
-        }
-        return app
+        try PathApp.from(context, in: dependencies.apps)
     }
 
     /// The path's original transaction id and the user of `app` who owns that purchase; an

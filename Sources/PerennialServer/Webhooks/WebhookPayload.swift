@@ -12,7 +12,8 @@ struct WebhookPayload<Event: Encodable & Sendable>: Encodable, Sendable {
     /// The event's id, stable across retries and replays: receivers deduplicate on
     /// (`appUserId`, `id`).
     let id: String
-    /// An event kind (`renewed`, `refunded`, …) or an ownership decision.
+    /// An event kind (`renewed`, `refunded`, …), an ownership decision or a grant's
+    /// (`entitlementGranted`, `grantRevoked`).
     let type: String
     let occurredAt: Date
     let appUserId: String
@@ -20,14 +21,20 @@ struct WebhookPayload<Event: Encodable & Sendable>: Encodable, Sendable {
     let bundleId: String
     let event: Event
 
-    fileprivate init(draft: OutboxEntry.Draft, appID: String, event: Event) {
-        id = draft.eventID
-        type = draft.kind
-        occurredAt = draft.occurredAt
-        appUserId = draft.appUserID.rawValue
+    fileprivate init(id: String, type: String, occurredAt: Date, appUserId: String, appID: String, bundleID: String, event: Event) {
+        self.id = id
+        self.type = type
+        self.occurredAt = occurredAt
+        self.appUserId = appUserId
         self.appId = appID
-        bundleId = draft.appBundleID
+        bundleId = bundleID
         self.event = event
+    }
+
+    fileprivate init(draft: OutboxEntry.Draft, appID: String, event: Event) {
+        self.init(
+            id: draft.eventID, type: draft.kind, occurredAt: draft.occurredAt, appUserId: draft.appUserID.rawValue, appID: appID,
+            bundleID: draft.appBundleID, event: event)
     }
 }
 
@@ -41,6 +48,19 @@ enum WebhookBody {
         var description: String { "outbox event \(eventID) cannot be read: \(reason)" }
     }
 
+    /// What a test event carries: no subscriber's data.
+    struct TestEvent: Encodable, Sendable {
+        let message: String
+    }
+
+    /// The body of an operator's test event (`type` `test`, no app user), new at every call.
+    static func test(appID: String, bundleID: String, at date: Date) throws -> Data {
+        try APIJSON.encoder().encode(
+            WebhookPayload<TestEvent>(
+                id: "test_\(UUID().uuidString.lowercased())", type: "test", occurredAt: date, appUserId: "", appID: appID, bundleID: bundleID,
+                event: TestEvent(message: "A test event from Perennial: this endpoint receives and verifies its webhooks.")))
+    }
+
     /// The body bytes of `entry` for app `appID`.
     static func make(of entry: OutboxEntry, appID: String) throws(Unreadable) -> Data {
         let draft = entry.event
@@ -48,6 +68,10 @@ enum WebhookBody {
             if OwnershipChange.Decision(rawValue: draft.kind) != nil {
                 let change = try JSONDecoder().decode(OwnershipChange.self, from: draft.payload)
                 return try APIJSON.encoder().encode(WebhookPayload<OwnershipChange>(draft: draft, appID: appID, event: change))
+            }
+            if EntitlementGrant.EventKind(rawValue: draft.kind) != nil {
+                let grant = try JSONDecoder().decode(EntitlementGrant.self, from: draft.payload)
+                return try APIJSON.encoder().encode(WebhookPayload<EntitlementGrant>(draft: draft, appID: appID, event: grant))
             }
             let event = try JSONDecoder().decode(SubscriberEvent.self, from: draft.payload)
             return try APIJSON.encoder().encode(WebhookPayload<SubscriberEvent>(draft: draft, appID: appID, event: event))

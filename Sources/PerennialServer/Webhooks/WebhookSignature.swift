@@ -13,48 +13,59 @@ public struct WebhookSignature: Hashable, Sendable {
 
     /// Seconds since 1970 when the delivery was signed.
     public let timestamp: Int64
-    /// HMAC-SHA256 of `"<timestamp>.<body>"` under the endpoint's secret.
-    public let mac: Data
+    /// HMAC-SHA256 of `"<timestamp>.<body>"` under each of the endpoint's secrets: one, or two
+    /// while a rotated secret's overlap lasts.
+    public let macs: [Data]
 
     /// Signs `body` at `date` with the endpoint's secret.
     public init(body: Data, secret: String, date: Date) {
-        let timestamp = Int64(date.timeIntervalSince1970.rounded(.down))
-        self.timestamp = timestamp
-        self.mac = Data(HMAC<SHA256>.authenticationCode(for: Self.signedBytes(timestamp: timestamp, body: body), using: Self.key(secret)))
+        self.init(body: body, secrets: [secret], date: date)
     }
 
-    /// Reads a header value such as `t=1763712000,v1=5f2b…`.
+    /// Signs `body` at `date` with each secret (the current one first).
+    public init(body: Data, secrets: [String], date: Date) {
+        let timestamp = Int64(date.timeIntervalSince1970.rounded(.down))
+        self.timestamp = timestamp
+        let signed = Self.signedBytes(timestamp: timestamp, body: body)
+        self.macs = secrets.map { Data(HMAC<SHA256>.authenticationCode(for: signed, using: Self.key($0))) }
+    }
+
+    /// Reads a header value such as `t=1763712000,v1=5f2b…` (or `t=…,v1=…,v1=…` during a rotation).
     ///
     /// - Throws: ``WebhookSignatureError/malformedHeader(_:)`` when a part is missing or not hex.
     public init(header: String) throws(WebhookSignatureError) {
         var timestamp: Int64?
-        var mac: Data?
+        var macs: [Data] = []
         for part in header.split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2 else { throw .malformedHeader(header) }
             switch pair[0] {
             case "t": timestamp = Int64(pair[1])
-            case "v1": mac = Data(hex: pair[1])
+            case "v1":
+                guard let mac = Data(hex: pair[1]) else { throw .malformedHeader(header) }
+                macs.append(mac)
             default: continue
             }
         }
-        guard let timestamp, let mac else { throw .malformedHeader(header) }
+        guard let timestamp, !macs.isEmpty else { throw .malformedHeader(header) }
         self.timestamp = timestamp
-        self.mac = mac
+        self.macs = macs
     }
 
-    /// The header value: `t=<seconds>,v1=<hex mac>`.
+    /// The header value: `t=<seconds>,v1=<hex mac>`, one `v1` per secret.
     public var header: String {
-        "t=\(timestamp),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+        "t=\(timestamp)" + macs.map { ",v1=" + $0.map { String(format: "%02x", $0) }.joined() }.joined()
     }
 
-    /// Checks the signature in constant time and that it is no older than `tolerance` at `now`.
+    /// Checks in constant time that one of the signatures is `secret`'s, and that it is no older
+    /// than `tolerance` at `now`.
     ///
     /// - Throws: ``WebhookSignatureError`` naming why the delivery must be refused.
     public func verify(body: Data, secret: String, now: Date, tolerance: TimeInterval = 300) throws(WebhookSignatureError) {
         let age = now.timeIntervalSince1970 - TimeInterval(timestamp)
         guard abs(age) <= tolerance else { throw .outsideTolerance(ageSeconds: Int64(age)) }
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.signedBytes(timestamp: timestamp, body: body), using: Self.key(secret))
+        let signed = Self.signedBytes(timestamp: timestamp, body: body)
+        guard macs.contains(where: { HMAC<SHA256>.isValidAuthenticationCode($0, authenticating: signed, using: Self.key(secret)) })
         else { throw .mismatch }
     }
 

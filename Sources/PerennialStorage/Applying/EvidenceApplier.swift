@@ -68,12 +68,7 @@ public struct EvidenceApplier: Sendable {
             let view = engine.view(of: RecordSet(records), at: now)
             let events = engine.events(from: before.view, to: view)
             plan.views[user] = view
-            for event in events {
-                plan.outbox.append(
-                    OutboxEntry.Draft(
-                        eventID: event.id, appUserID: user, appBundleID: evidence.appBundleID, kind: event.kind.rawValue,
-                        occurredAt: event.occurredAt, payload: try StorageJSON.encode(event, what: "event \(event.id)")))
-            }
+            for event in events { plan.outbox.append(try OutboxEntry.Draft(event, of: user, appBundleID: evidence.appBundleID)) }
             if !owned.isEmpty {
                 plan.audit.append(
                     AuditEntry.Draft(

@@ -45,8 +45,14 @@ public struct AuditKind: OpenValue {
     public static let bound: Self = "bound"
     public static let ownershipTransferred: Self = "ownershipTransferred"
     public static let ownershipKept: Self = "ownershipKept"
+    /// An operator unbound a purchase from its owner.
+    public static let ownershipReleased: Self = "ownershipReleased"
     /// A reconciliation check asked Apple and got no usable answer; it will be tried again.
     public static let reconciliationFailed: Self = "reconciliationFailed"
+    /// An operator gave an entitlement (``AuditDetail/grant``).
+    public static let entitlementGranted: Self = "entitlementGranted"
+    /// An operator ended a grant early.
+    public static let grantRevoked: Self = "grantRevoked"
 }
 
 /// The structured detail of an audit entry, stored as JSON.
@@ -58,18 +64,21 @@ public struct AuditDetail: Hashable, Sendable, Codable {
     public var ownershipChange: OwnershipChange?
     /// For a failed reconciliation check: what went wrong, and when the check is due again.
     public var failure: CheckFailure?
-    /// For evidence an operator asked Apple for: who, what and why.
+    /// For evidence an operator asked Apple for, and an operator's grants: who, what and why.
     public var action: AdminAction?
+    /// For grants given and revoked: the grant as the change left it.
+    public var grant: EntitlementGrant?
 
     public init(
         originalTransactionIDs: [String], eventIDs: [String] = [], ownershipChange: OwnershipChange? = nil, failure: CheckFailure? = nil,
-        action: AdminAction? = nil
+        action: AdminAction? = nil, grant: EntitlementGrant? = nil
     ) {
         self.originalTransactionIDs = originalTransactionIDs
         self.eventIDs = eventIDs
         self.ownershipChange = ownershipChange
         self.failure = failure
         self.action = action
+        self.grant = grant
     }
 
     /// The detail of a `reconciliationFailed` entry, as every back end stores it.
@@ -93,11 +102,12 @@ public struct AuditDetail: Hashable, Sendable, Codable {
 }
 
 /// An operator's action that brought evidence in (asking Apple to refresh or extend a
-/// subscription, looking up an order), kept in the timeline so support sees who did it and why.
+/// subscription, looking up an order) or changed a grant, kept in the timeline so support sees who
+/// did it and why.
 public struct AdminAction: Hashable, Sendable, Codable {
     /// The admin key's name.
     public var admin: String
-    /// `refresh`, `extend`, `orderLookup`.
+    /// `refresh`, `extend`, `orderLookup`, `move`, `unbind`, `grant`, `revokeGrant`.
     public var action: String
     /// Why, as the operator wrote it.
     public var reason: String?

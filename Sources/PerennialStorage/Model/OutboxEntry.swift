@@ -1,4 +1,5 @@
 public import Foundation
+public import PerennialCore
 
 /// One event waiting to be told to the app's backend (webhooks), written in the same transaction as
 /// the state change it reports so that no change is ever lost or told twice.
@@ -9,11 +10,20 @@ public struct OutboxEntry: Hashable, Sendable {
         public var eventID: String
         public var appUserID: AppUserID
         public var appBundleID: String
-        /// An ``PerennialCore/EventKind`` raw value, or an ``OwnershipChange/Decision`` raw value.
+        /// An ``PerennialCore/EventKind`` raw value, an ``OwnershipChange/Decision`` raw value, or
+        /// an ``PerennialCore/EntitlementGrant/EventKind`` raw value.
         public var kind: String
         public var occurredAt: Date
-        /// The event as JSON (a ``PerennialCore/SubscriberEvent`` or an ``OwnershipChange``).
+        /// The event as JSON (a ``PerennialCore/SubscriberEvent``, an ``OwnershipChange`` or a
+        /// ``PerennialCore/EntitlementGrant``).
         public var payload: Data
+
+        /// A subscriber event of `user`, as an apply enqueues it.
+        public init(_ event: SubscriberEvent, of user: AppUserID, appBundleID: String) throws(StorageError) {
+            self.init(
+                eventID: event.id, appUserID: user, appBundleID: appBundleID, kind: event.kind.rawValue, occurredAt: event.occurredAt,
+                payload: try StorageJSON.encode(event, what: "event \(event.id)"))
+        }
 
         public init(eventID: String, appUserID: AppUserID, appBundleID: String, kind: String, occurredAt: Date, payload: Data) {
             self.eventID = eventID

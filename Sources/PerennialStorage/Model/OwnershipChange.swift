@@ -1,17 +1,19 @@
 /// A second app user presented a purchase already bound to someone else, and what the
-/// ``TransferPolicy`` decided. Returned to the caller (the response names the previous owner),
-/// written to both users' outbox and to the audit.
+/// ``TransferPolicy`` decided — or an operator released a purchase from its owner. Returned to
+/// the caller (the response names the previous owner), written to the users' outbox and audit.
 public struct OwnershipChange: Hashable, Sendable, Codable {
     /// The outcome, also the kind of the outbox event and audit entry it produces.
     public enum Decision: String, Hashable, Sendable, Codable {
         case transferred = "ownershipTransferred"
         case kept = "ownershipKept"
+        /// An operator unbound the purchase: nobody owns it until someone presents it again.
+        case released = "ownershipReleased"
     }
 
     public var originalTransactionID: String
     /// Who owned the purchase before the evidence arrived.
     public var previousOwner: AppUserID
-    /// Who presented it.
+    /// Who presented it; for a release, the owner it was taken from.
     public var presenter: AppUserID
     public var decision: Decision
 
@@ -22,6 +24,12 @@ public struct OwnershipChange: Hashable, Sendable, Codable {
         self.decision = decision
     }
 
-    /// The owner once the decision is applied.
-    public var owner: AppUserID { decision == .transferred ? presenter : previousOwner }
+    /// The owner once the decision is applied; nil after a release.
+    public var owner: AppUserID? {
+        switch decision {
+        case .transferred: presenter
+        case .kept: previousOwner
+        case .released: nil
+        }
+    }
 }

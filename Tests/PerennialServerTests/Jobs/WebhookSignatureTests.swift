@@ -39,3 +39,20 @@ import Testing
         #expect(throws: WebhookSignatureError.malformedHeader(header)) { try WebhookSignature(header: header) }
     }
 }
+
+/// During a secret's rotation a delivery carries one signature per secret, so a receiver holding
+/// either the new or the previous secret accepts it, and nobody else does.
+@Suite struct WebhookSignatureRotationTests {
+    @Test func bothSecretsVerifyDuringTheOverlap() throws {
+        let body = Data(#"{"id":"evt_1"}"#.utf8)
+        let at = Date(timeIntervalSince1970: 1_763_712_000)
+        let signature = WebhookSignature(body: body, secrets: ["whsec_new", "whsec_old"], date: at)
+        #expect(signature.header.components(separatedBy: ",v1=").count == 3)
+        let parsed = try WebhookSignature(header: signature.header)
+        #expect(parsed == signature)
+        try parsed.verify(body: body, secret: "whsec_new", now: at)
+        try parsed.verify(body: body, secret: "whsec_old", now: at)
+        #expect(throws: WebhookSignatureError.mismatch) { try parsed.verify(body: body, secret: "whsec_other", now: at) }
+        #expect(WebhookSignature(body: body, secrets: ["whsec_new"], date: at) == WebhookSignature(body: body, secret: "whsec_new", date: at))
+    }
+}

@@ -22,6 +22,7 @@ extension APIJSONWriter {
         object { fields in
             fields.field("appUserId") { $0.string(subscriber.appUserId) }
             fields.field("entitlements") { $0.object(sorting: subscriber.entitlements) { $0.entitlement($1) } }
+            if let grants = subscriber.grants { fields.field("grants") { $0.array(grants) { $0.grant($1) } } }
             fields.field("purchases") { $0.array(subscriber.purchases) { $0.purchase($1) } }
             fields.field("subscriptions") { $0.array(subscriber.subscriptions) { $0.subscription($1) } }
         }
@@ -30,10 +31,27 @@ extension APIJSONWriter {
     private mutating func entitlement(_ entitlement: SubscriberResponse.Entitlement) {
         object { fields in
             fields.field("expiresDate") { $0.date(entitlement.expiresDate) }
+            if let grant = entitlement.grantId { fields.field("grantId") { $0.string(grant) } }
             fields.field("isActive") { $0.bool(entitlement.isActive) }
             fields.field("originalTransactionId") { $0.string(entitlement.originalTransactionId) }
             fields.field("productId") { $0.string(entitlement.productId) }
             fields.field("transactionId") { $0.string(entitlement.transactionId) }
+        }
+    }
+
+    private mutating func grant(_ grant: SubscriberResponse.Grant) {
+        object { fields in
+            // Synthesized `Encodable` leaves nil optionals out.
+            fields.field("entitlementId") { $0.string(grant.entitlementId) }
+            fields.field("expiresAt") { $0.date(grant.expiresAt) }
+            fields.field("grantId") { $0.string(grant.grantId) }
+            fields.field("grantedBy") { $0.string(grant.grantedBy) }
+            fields.field("isActive") { $0.bool(grant.isActive) }
+            if let reason = grant.reason { fields.field("reason") { $0.string(reason) } }
+            if let reason = grant.revokeReason { fields.field("revokeReason") { $0.string(reason) } }
+            if let revokedAt = grant.revokedAt { fields.field("revokedAt") { $0.date(revokedAt) } }
+            if let revokedBy = grant.revokedBy { fields.field("revokedBy") { $0.string(revokedBy) } }
+            fields.field("startsAt") { $0.date(grant.startsAt) }
         }
     }
 

@@ -14,6 +14,9 @@ public struct SubscriberResponse: Codable, Equatable, Sendable {
         public var expiresDate: Date?
         public var originalTransactionId: String
         public var transactionId: String
+        /// Present when an operator's grant decides it (its product is `grant`, its transaction
+        /// ids the grant's id); absent when a purchase does.
+        public var grantId: String? = nil
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -22,7 +25,25 @@ public struct SubscriberResponse: Codable, Equatable, Sendable {
             try container.encode(expiresDate, forKey: .expiresDate)
             try container.encode(originalTransactionId, forKey: .originalTransactionId)
             try container.encode(transactionId, forKey: .transactionId)
+            try container.encodeIfPresent(grantId, forKey: .grantId)
         }
+    }
+
+    /// An entitlement an operator gave outside any purchase, listed beside the purchases.
+    public struct Grant: Codable, Equatable, Sendable {
+        public var grantId: String
+        public var entitlementId: String
+        public var startsAt: Date
+        public var expiresAt: Date
+        /// When an operator ended it early.
+        public var revokedAt: Date?
+        /// Judged at the answer's `serverTime`.
+        public var isActive: Bool
+        /// The admin key's name, and why.
+        public var grantedBy: String
+        public var reason: String?
+        public var revokedBy: String?
+        public var revokeReason: String?
     }
 
     /// One auto-renewable subscription.
@@ -72,6 +93,8 @@ public struct SubscriberResponse: Codable, Equatable, Sendable {
         public var entitlements: [String: Entitlement]
         public var subscriptions: [Subscription]
         public var purchases: [Purchase]
+        /// Present when an operator ever gave the user a grant in the app, oldest first.
+        public var grants: [Grant]? = nil
     }
 
     /// Present only when this request moved a purchase to the requesting user.
@@ -85,14 +108,14 @@ public struct SubscriberResponse: Codable, Equatable, Sendable {
 }
 
 extension SubscriberResponse {
-    /// Renders `view` (computed at `serverTime`) for `user`.
-    public init(user: AppUserID, view: SubscriberView, serverTime: Date, previousOwner: AppUserID? = nil) {
+    /// Renders `view` (computed at `serverTime`, its entitlements counting `grants`) for `user`.
+    public init(user: AppUserID, view: SubscriberView, grants: [EntitlementGrant] = [], serverTime: Date, previousOwner: AppUserID? = nil) {
         self.serverTime = serverTime
         var entitlements: [String: Entitlement] = [:]
         for state in view.entitlements {
             entitlements[state.entitlementID] = Entitlement(
                 isActive: state.isActive, productId: state.productID, expiresDate: state.expiresDate,
-                originalTransactionId: state.originalTransactionID, transactionId: state.transactionID)
+                originalTransactionId: state.originalTransactionID, transactionId: state.transactionID, grantId: state.grantID)
         }
         subscriber = Subscriber(
             appUserId: user.rawValue, entitlements: entitlements,
@@ -107,7 +130,18 @@ extension SubscriberResponse {
                 Purchase(
                     productId: state.productID, transactionId: state.transactionID, originalTransactionId: state.originalTransactionID,
                     purchaseDate: state.purchaseDate, expiresDate: state.expiresDate, isActive: state.isActive)
-            })
+            },
+            grants: grants.isEmpty ? nil : grants.map { Grant($0, at: serverTime) })
         transfer = previousOwner.map { Transfer(previousOwner: $0.rawValue) }
+    }
+}
+
+extension SubscriberResponse.Grant {
+    /// `grant` as the API shows it, judged at `date`.
+    init(_ grant: EntitlementGrant, at date: Date) {
+        self.init(
+            grantId: grant.id, entitlementId: grant.entitlementID, startsAt: grant.startsAt, expiresAt: grant.expiresAt,
+            revokedAt: grant.revokedAt, isActive: grant.isActive(at: date), grantedBy: grant.grantedBy, reason: grant.reason,
+            revokedBy: grant.revokedBy, revokeReason: grant.revokeReason)
     }
 }

@@ -6,7 +6,8 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
     public struct Entry: Codable, Equatable, Sendable {
         public var id: Int64
         public var at: Date
-        /// `bound`, `evidenceApplied`, `ownershipTransferred`, `ownershipKept`, `reconciliationFailed`.
+        /// `bound`, `evidenceApplied`, `ownershipTransferred`, `ownershipKept`, `ownershipReleased`,
+        /// `reconciliationFailed`, `entitlementGranted`, `grantRevoked`.
         public var kind: String
         public var originalTransactionIds: [String]
         public var eventIds: [String]
@@ -17,8 +18,11 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
         public var presenter: String?
         /// For `reconciliationFailed`: why Apple gave no answer, and when the check is due again.
         public var failure: Failure?
-        /// For evidence an operator asked Apple for: the admin key's name, the action and why.
+        /// For evidence an operator asked Apple for, and grants: the admin key's name, the action and why.
         public var requestedBy: RequestedBy?
+        /// For `entitlementGranted` and `grantRevoked`: the grant as the change left it (`isActive`
+        /// judged at the entry's instant).
+        public var grant: SubscriberResponse.Grant?
     }
 
     /// Who asked Apple for the entry's evidence, and why.

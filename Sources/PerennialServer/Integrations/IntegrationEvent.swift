@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+import PerennialCore
+import PerennialStorage
+
+/// What an integration tells its service about one outbox event: who, what, which product, how much.
+struct IntegrationEvent: Sendable {
+    /// Why an event cannot be told to a service.
+    struct Unreadable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let id: String
+    let type: String
+    let occurredAt: Date
+    let appUserID: String
+    let appID: String
+    let productID: String?
+    let price: Money?
+    let environment: String?
+    /// For grants: the entitlement given or revoked.
+    let entitlementID: String?
+
+    init(_ event: OutboundEvent) throws(Unreadable) {
+        guard let entry = event.entry?.event else { throw Unreadable(description: "a test event is sent to webhook endpoints only") }
+        id = entry.eventID
+        type = entry.kind
+        occurredAt = entry.occurredAt
+        appUserID = entry.appUserID.rawValue
+        appID = event.appID
+        do {
+            if EntitlementGrant.EventKind(rawValue: entry.kind) != nil {
+                let grant = try JSONDecoder().decode(EntitlementGrant.self, from: entry.payload)
+                (productID, price, environment, entitlementID) = (nil, nil, nil, grant.entitlementID)
+            } else if OwnershipChange.Decision(rawValue: entry.kind) != nil {
+                (productID, price, environment, entitlementID) = (nil, nil, nil, nil)
+            } else {
+                let subscriber = try JSONDecoder().decode(SubscriberEvent.self, from: entry.payload)
+                (productID, price, environment, entitlementID) = (subscriber.productID, subscriber.price, subscriber.environment.rawValue, nil)
+            }
+        } catch {
+            throw Unreadable(description: "outbox event \(entry.eventID) cannot be read: \(error)")
+        }
+    }
+
+    /// The amount in the currency's units (4.99 for 4 990 milli-units).
+    var amount: Double? { price.map { Double($0.milliUnits) / 1000 } }
+
+    /// The revenue the event books, in the currency's units: the price of a charge, minus it for a
+    /// refund, nil for events that move no money.
+    var revenue: Double? {
+        guard let amount, let kind = EventKind(rawValue: type) else { return nil }
+        switch kind {
+        case .initialPurchase, .trialConverted, .renewal, .resubscription, .billingRecovered, .nonRenewingPurchase, .oneTimePurchase:
+            return amount
+        case .refund:
+            return -amount
+        default:
+            return nil
+        }
+    }
+
+    /// The id a service deduplicates on: the same for every retry and replay of the event to the
+    /// same user — 32 hex digits of SHA-256 over the user and the event id, within the 36
+    /// characters of letters, digits and dashes Mixpanel accepts (ownership events share their id
+    /// between the two users, and their ids hold colons).
+    var insertID: String {
+        SHA256.hash(data: Data("\(appUserID)|\(id)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+}

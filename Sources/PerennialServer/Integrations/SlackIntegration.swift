@@ -1,0 +1,27 @@
+import Foundation
+import PerennialAppStore
+
+/// Slack through an incoming webhook: one readable message per event, `{"text": …}` POSTed as
+/// JSON to the webhook URL (which is the credential). Slack answers errors in plain text
+/// (`invalid_payload`, `invalid_token`, `no_service`, `channel_is_archived`).
+struct SlackIntegration: IntegrationAdapter {
+    let webhookURL: URL
+    /// Where the configuration names it, for a dead letter's reason.
+    let field: String
+
+    func request(for event: IntegrationEvent) throws -> AppStoreHTTPRequest {
+        AppStoreHTTPRequest(
+            method: .post, url: webhookURL, headers: ["Content-Type": "application/json"],
+            body: try IntegrationJSON.data(["text": IntegrationMessage.text(for: event)]))
+    }
+
+    func result(of response: AppStoreHTTPResponse) -> DeliveryResult {
+        .classify(response) { status in
+            switch status {
+            case 403, 404, 410: "Slack refused the incoming webhook URL (\(IntegrationJSON.excerpt(response.body))): check \(field)"
+            case 400: "Slack refused the message (\(IntegrationJSON.excerpt(response.body)))"
+            default: nil
+            }
+        }
+    }
+}

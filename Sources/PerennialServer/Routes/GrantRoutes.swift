@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import Logging
+import PerennialCore
+import PerennialStorage
+
+/// Giving an app user an entitlement until a date (or for a duration) and taking it back early:
+/// what support does for a customer hit by an outage, a reviewer, a partner. A grant counts in
+/// every answer beside the purchases (the entitlement names it with `grantId`), and each change
+/// is one transaction with its webhook event and its timeline entry naming the admin key and why.
+///
+/// Needs the support scope; an unknown entitlement or user, or an end not after now, is refused
+/// with nothing stored.
+struct GrantRoutes: Sendable {
+    let dependencies: ServerDependencies
+
+    func add(to router: Router<PerennialRequestContext>) {
+        let actions = router.group("admin/v1").add(middleware: dependencies.adminAuthentication(requiring: .support))
+        actions.post("apps/:appId/subscribers/:appUserId/grants") { request, context in
+            let app = try PathApp.from(context, in: dependencies.apps)
+            let user = try PathUser.from(context)
+            let body = try await JSONResponse.decode(GrantRequest.self, from: request)
+            guard app.engine.catalog.entitlements.contains(where: { $0.id == body.entitlementId }) else {
+                throw GrantError.unknownEntitlement(body.entitlementId, app: app.id)
+            }
+            let now = dependencies.clock.now
+            let expiresAt = try Self.end(of: body, from: now)
+            let grant = EntitlementGrant(
+                id: "grant_\(UUID().uuidString.lowercased())", entitlementID: body.entitlementId, startsAt: now, expiresAt: expiresAt,
+                grantedBy: context.adminName, reason: body.reason)
+            let action = AdminAction(admin: context.adminName, action: "grant", reason: body.reason)
+            let write = try GrantWrite.granting(grant, to: user, appBundleID: app.bundleID, by: action, now: now)
+            guard try await dependencies.storage.addGrant(write) else { throw GrantError.unknownUser(user.rawValue, app: app.id) }
+            dependencies.webhookWakeUp.nudge()
+            dependencies.logger.info(
+                "admin action: entitlement granted",
+                metadata: [
+                    "admin": "\(context.adminName)", "app": "\(app.id)", "appUserId": "\(user)", "grantId": "\(grant.id)",
+                    "entitlement": "\(grant.entitlementID)",
+                ])
+            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: now), status: .created)
+        }
+        actions.post("apps/:appId/subscribers/:appUserId/grants/:grantId/revoke") { request, context in
+            let app = try PathApp.from(context, in: dependencies.apps)
+            let user = try PathUser.from(context)
+            let id = context.parameters.get("grantId") ?? ""
+            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
+            let now = dependencies.clock.now
+            let action = AdminAction(admin: context.adminName, action: "revokeGrant", reason: body?.reason)
+            guard try await dependencies.storage.revokeGrant(id: id, of: user, appBundleID: app.bundleID, by: action, at: now) != nil else {
+                throw GrantError.noRunningGrant(id, user: user.rawValue)
+            }
+            dependencies.webhookWakeUp.nudge()
+            dependencies.logger.info(
+                "admin action: grant revoked",
+                metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "appUserId": "\(user)", "grantId": "\(id)"])
+            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: now))
+        }
+    }
+
+    /// The end the request asks for: an instant, or a duration from `now`; it must come after `now`.
+    private static func end(of body: GrantRequest, from now: Date) throws(GrantError) -> Date {
+        let end: Date
+        switch (body.expiresAt, body.duration) {
+        case (let text?, nil):
+            guard let date = Self.instant(text) else {
+                throw .invalidEnd("expiresAt must be an ISO 8601 instant such as 2026-12-01T00:00:00Z, got \"\(text)\"")
+            }
+            end = date
+        case (nil, let text?):
+            guard let duration = SubscriptionDuration(iso8601: text) else {
+                throw .invalidEnd("duration must be an ISO 8601 duration of one component (P3D, P2W, P1M, P1Y), got \"\(text)\"")
+            }
+            end = duration.end(startingAt: now)
+        default:
+            throw .invalidEnd("give exactly one of expiresAt (an instant) and duration (from now)")
+        }
+        guard end > now else { throw .endsInThePast(APIJSON.string(from: end)) }
+        return end
+    }
+
+    private static func instant(_ text: String) -> Date? {
+        (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
+    }
+}

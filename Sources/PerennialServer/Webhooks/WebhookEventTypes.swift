@@ -1,0 +1,15 @@
+import PerennialCore
+import PerennialStorage
+
+/// Every `type` a webhook body can have — subscriber events, ownership decisions, grants — which
+/// an endpoint's event filter may name.
+enum WebhookEventTypes {
+    static let all: Set<String> = Set(
+        EventKind.allCases.map(\.rawValue) + [OwnershipChange.Decision.transferred, .kept, .released].map(\.rawValue)
+            + EntitlementGrant.EventKind.allCases.map(\.rawValue))
+
+    /// The types of `names` that are not event types, in their order.
+    static func unknown(in names: [String]) -> [String] {
+        names.filter { !all.contains($0) }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PerennialCore
+import PerennialServer
+import PerennialSimulator
+import PerennialStorage
+import Testing
+
+/// A support desk unbinds a purchase from its account: the owner loses it with the audit entry and
+/// event of an ownership decision naming who and why, and the next user to present it — whatever
+/// the app's transfer policy — is bound to it.
+@Suite struct OwnershipUnbindTests {
+    static let dashboard = AdminKeyConfiguration(name: "dashboard", key: "sk_read_only", scope: .readOnly)
+
+    @Test func anUnboundPurchaseGoesToTheNextUserWhoPresentsIt() async throws {
+        var world = try StoreWorld()
+        let (transaction, _) = try world.buy("pro.monthly")
+        let signed = try world.signed(transaction)
+        let server = try await ServerHarness(policy: .keepWithOriginalOwner, adminKeys: [Self.dashboard])
+        server.clock.now = world.state.now.addingTimeInterval(10)
+        let path = "/admin/v1/apps/\(ServerHarness.appID)/subscriptions/\(transaction.originalTransactionID)/unbind"
+        let why = Data(#"{"reason": "bought on a shared account, ticket 5120"}"#.utf8)
+        try await server.test { client in
+            #expect(try await client.postTransaction(signed, user: "alice").status == .ok)
+            #expect(try await client.send(.post, path, key: "sk_read_only", body: why).status == .forbidden)
+            #expect(try await server.storage.purchase(ofTransaction: transaction.originalTransactionID)?.owner == "alice")
+
+            let unbound = try await client.send(.post, path, key: ServerHarness.adminKey, body: why)
+            #expect(unbound.status == .ok, "\(unbound.text)")
+            let alice = try unbound.decode(SubscriberResponse.self)
+            #expect(alice.subscriber.appUserId == "alice" && alice.subscriber.entitlements["pro"]?.isActive != true)
+            #expect(alice.subscriber.subscriptions.isEmpty)
+            #expect(try await client.send(.post, path, key: ServerHarness.adminKey, body: why).status == .notFound, "nobody owns it now")
+
+            // The app keeps purchases with their owner, but there is none: Bob is bound to it.
+            let bob = try await client.postTransaction(signed, user: "bob").decode(SubscriberResponse.self)
+            #expect(bob.subscriber.entitlements["pro"]?.isActive == true && bob.transfer == nil)
+        }
+        let entry = try #require(try await server.storage.timeline(of: "alice").last { $0.entry.kind == .ownershipReleased })
+        #expect(entry.entry.detail.action == AdminAction(admin: "admin", action: "unbind", reason: "bought on a shared account, ticket 5120"))
+        let kinds = try await server.storage.pendingOutbox(limit: 50).filter { $0.event.appUserID == "alice" }.map(\.event.kind)
+        #expect(kinds.contains("ownershipReleased"))
+        #expect(try await server.storage.timeline(of: "bob").contains { $0.entry.kind == .bound })
+    }
+}
