@@ -19,6 +19,8 @@ enum PostgresMigrations {
         Migration(version: 3, name: "reconciliation", statements: reconciliation),
         Migration(version: 4, name: "audit-without-evidence", statements: auditWithoutEvidence),
         Migration(version: 5, name: "raw-evidence-uncompressed", statements: rawEvidenceUncompressed),
+        // Numbered after its issue (19), so branches adding versions 6 onwards never collide with it.
+        Migration(version: 19, name: "appTransaction", statements: appTransactions),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -177,4 +179,23 @@ enum PostgresMigrations {
     /// as they were. `EXTERNAL` stores them out of line without trying (about 50 µs); rows written
     /// before keep their form.
     private static let rawEvidenceUncompressed = ["ALTER TABLE evidence ALTER COLUMN raw SET STORAGE EXTERNAL"]
+
+    /// The original app purchases (``PerennialStorage/AppTransactionStore``): one row per app user
+    /// and app, with the app transaction JWS that proved it; the purchase date in Apple's whole
+    /// milliseconds, so it reads back as the instant Apple signed.
+    private static let appTransactions = [
+        """
+        CREATE TABLE app_transactions (
+            app_bundle_id TEXT NOT NULL,
+            app_user_id TEXT NOT NULL,
+            app_transaction_id TEXT,
+            original_application_version TEXT NOT NULL,
+            original_purchase_date_ms BIGINT NOT NULL,
+            environment TEXT NOT NULL,
+            signed TEXT NOT NULL,
+            received_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (app_bundle_id, app_user_id)
+        )
+        """
+    ]
 }

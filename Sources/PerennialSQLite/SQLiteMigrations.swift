@@ -9,6 +9,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v2-webhook-deliveries", migrate: addWebhookDeliveries)
         migrator.registerMigration("v3-reconciliation", migrate: addReconciliation)
         migrator.registerMigration("v4-audit-without-evidence", migrate: allowAuditWithoutEvidence)
+        migrator.registerMigration("appTransaction", migrate: addAppTransactions)
         return migrator
     }
 
@@ -148,6 +149,26 @@ enum SQLiteMigrations {
                 DROP TABLE audit;
                 ALTER TABLE audit_v4 RENAME TO audit;
                 CREATE INDEX audit_by_user ON audit(app_user_id, id);
+                """)
+    }
+
+    /// The original app purchases (``PerennialStorage/AppTransactionStore``): one row per app user
+    /// and app, with the app transaction JWS that proved it; the purchase date in Apple's whole
+    /// milliseconds, so it reads back as the instant Apple signed.
+    private static func addAppTransactions(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE app_transactions (
+                    app_bundle_id TEXT NOT NULL,
+                    app_user_id TEXT NOT NULL,
+                    app_transaction_id TEXT,
+                    original_application_version TEXT NOT NULL,
+                    original_purchase_date_ms INTEGER NOT NULL,
+                    environment TEXT NOT NULL,
+                    signed TEXT NOT NULL,
+                    received_at REAL NOT NULL,
+                    PRIMARY KEY (app_bundle_id, app_user_id)
+                );
                 """)
     }
 }

@@ -6,12 +6,12 @@ public import PerennialCore
 /// One protocol so the server does not care whether it runs on embedded SQLite or a shared
 /// PostgreSQL; every implementation passes the same contract suites (`PerennialStorageContract`).
 /// It is composed of the capabilities every back end has: the subscribers (declared here), the
-/// webhook job's outbox (``WebhookOutbox``) and the reconciliation job's schedule
-/// (``ReconciliationSchedule``), so a job is handed the storage and no caller has to ask what a
-/// back end can do. The decisions of an apply live in ``EvidenceApplier``, written once; an
-/// implementation only loads a ``StorageSnapshot`` and writes the ``WritePlan``, both inside one
-/// database transaction.
-public protocol SubscriberStorage: WebhookOutbox, ReconciliationSchedule {
+/// webhook job's outbox (``WebhookOutbox``), the reconciliation job's schedule
+/// (``ReconciliationSchedule``) and the original app purchases (``AppTransactionStore``), so a
+/// job is handed the storage and no caller has to ask what a back end can do. The decisions of an
+/// apply live in ``EvidenceApplier``, written once; an implementation only loads a
+/// ``StorageSnapshot`` and writes the ``WritePlan``, both inside one database transaction.
+public protocol SubscriberStorage: WebhookOutbox, ReconciliationSchedule, AppTransactionStore {
     /// Brings the schema to the newest version; safe to run at every start, and twice.
     func migrate() async throws(StorageError)
 

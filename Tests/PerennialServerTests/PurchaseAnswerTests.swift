@@ -111,4 +111,12 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func latestNotificationDate(appBundleID: String) async throws(StorageError) -> Date? {
         try await base.latestNotificationDate(appBundleID: appBundleID)
     }
+    func recordAppTransaction(
+        _ purchase: OriginalAppPurchase, of user: AppUserID, appBundleID: String, signed: String, receivedAt: Date
+    ) async throws(StorageError) -> OriginalAppPurchase {
+        try await base.recordAppTransaction(purchase, of: user, appBundleID: appBundleID, signed: signed, receivedAt: receivedAt)
+    }
+    func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? {
+        try await base.appTransaction(of: user, appBundleID: appBundleID)
+    }
 }

@@ -39,4 +39,9 @@ struct UnreachableStorage: SubscriberStorage {
     func scheduleSweep(now: Date, interval: TimeInterval) async throws(StorageError) -> Int? { throw failure }
     func latestReceipt(appBundleID: String, originalTransactionID: String) async throws(StorageError) -> StoredEvidence? { throw failure }
     func latestNotificationDate(appBundleID: String) async throws(StorageError) -> Date? { throw failure }
+
+    func recordAppTransaction(
+        _ purchase: OriginalAppPurchase, of user: AppUserID, appBundleID: String, signed: String, receivedAt: Date
+    ) async throws(StorageError) -> OriginalAppPurchase { throw failure }
+    func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? { throw failure }
 }

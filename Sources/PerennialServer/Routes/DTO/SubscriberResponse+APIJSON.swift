@@ -20,6 +20,7 @@ extension SubscriberResponse {
 extension APIJSONWriter {
     fileprivate mutating func subscriber(_ subscriber: SubscriberResponse.Subscriber) {
         object { fields in
+            if let appTransaction = subscriber.appTransaction { fields.field("appTransaction") { $0.appTransaction(appTransaction) } }
             fields.field("appUserId") { $0.string(subscriber.appUserId) }
             fields.field("entitlements") { $0.object(sorting: subscriber.entitlements) { $0.entitlement($1) } }
             fields.field("purchases") { $0.array(subscriber.purchases) { $0.purchase($1) } }
@@ -34,6 +35,15 @@ extension APIJSONWriter {
             fields.field("originalTransactionId") { $0.string(entitlement.originalTransactionId) }
             fields.field("productId") { $0.string(entitlement.productId) }
             fields.field("transactionId") { $0.string(entitlement.transactionId) }
+        }
+    }
+
+    private mutating func appTransaction(_ appTransaction: SubscriberResponse.AppTransaction) {
+        object { fields in
+            if let id = appTransaction.appTransactionId { fields.field("appTransactionId") { $0.string(id) } }
+            fields.field("environment") { $0.string(appTransaction.environment) }
+            fields.field("originalApplicationVersion") { $0.string(appTransaction.originalApplicationVersion) }
+            fields.field("originalPurchaseDate") { $0.date(appTransaction.originalPurchaseDate) }
         }
     }
 
