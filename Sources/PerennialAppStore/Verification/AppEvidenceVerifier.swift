@@ -283,7 +283,9 @@ public struct AppEvidenceVerifier: Sendable {
         let document: ReceiptDocument
         do throws(ReceiptError) {
             der = try ReceiptInput.bytes(fromBase64OrDER: Array(receipt.utf8))
-            document = try ReceiptDocument.decode(der)
+            // From the posted text: decoding reads base64 itself, and an iOS 6 receipt's plist is
+            // neither base64 nor DER once decoded.
+            document = try ReceiptDocument.decode(Array(receipt.utf8))
         } catch {
             throw .malformedReceipt(error.description)
         }

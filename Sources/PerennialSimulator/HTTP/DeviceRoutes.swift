@@ -70,6 +70,13 @@ struct DeviceRoutes {
                 return SimulatorJSON.response(AppTransactionBody(signedAppTransaction: try await simulator.appTransaction(accountID: id)))
             }
         }
+        group.get("accounts/:id/transactions/:transactionId/transaction-receipt") { _, context in
+            await RouteHandling.run {
+                let receipt = try await simulator.transactionReceipt(
+                    accountID: try context.parameters.require("id"), transactionID: try context.parameters.require("transactionId"))
+                return SimulatorJSON.response(TransactionReceiptBody(transactionReceipt: receipt))
+            }
+        }
         group.get("accounts/:id/receipt") { _, context in
             await RouteHandling.run {
                 let id = try context.parameters.require("id")

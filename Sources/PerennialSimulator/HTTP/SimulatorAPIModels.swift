@@ -154,6 +154,11 @@ struct ReceiptBody: Encodable {
     let receipt: String
 }
 
+/// `GET /accounts/{id}/transactions/{transactionId}/transaction-receipt`: an iOS 6 receipt.
+struct TransactionReceiptBody: Encodable {
+    let transactionReceipt: String
+}
+
 /// `GET /accounts/{id}/app-transaction`.
 struct AppTransactionBody: Encodable {
     let signedAppTransaction: String

@@ -24,6 +24,23 @@ extension AppStoreSimulator {
                     date: now, version: SimulatedAppTransaction.originalVersion(environment: setup.environment, bundleVersion: bundleVersion)))
     }
 
+    /// `SKPaymentTransaction.transactionReceipt` on an iOS 6 device: the iOS 6 receipt of one of
+    /// the account's transactions, which old app versions post to their server.
+    ///
+    /// - Throws: ``SimulatorRuntimeError/invalidRequest(_:)`` when the transaction is not the
+    ///   account's, ``SimulatorRuntimeError/wire(_:)`` when the PKI cannot sign receipts.
+    public func transactionReceipt(accountID: String, transactionID: String) async throws(SimulatorRuntimeError) -> String {
+        let account = try await caughtUpAccount(accountID)
+        guard let transaction = lifecycles(of: account).flatMap(\.transactions).first(where: { $0.transactionID == transactionID }) else {
+            throw .invalidRequest("transaction \(transactionID) is not a transaction of '\(accountID)'")
+        }
+        do throws(SimulatorWireError) {
+            return try TransactionReceiptAuthoring.receipt(of: transaction, pki: pki, configuration: setup.wire)
+        } catch {
+            throw .wire(error)
+        }
+    }
+
     /// The app's CFBundleVersion, as the app transactions and notifications state it.
     var bundleVersion: String { setup.wire.bundleVersion ?? WireConfiguration.defaultBundleVersion }
 
