@@ -21,7 +21,8 @@ enum PostgresMigrations {
         Migration(version: 5, name: "raw-evidence-uncompressed", statements: rawEvidenceUncompressed),
         Migration(version: 6, name: "entitlement-grants", statements: entitlementGrants),
         Migration(version: 7, name: "webhook-endpoints", statements: webhookEndpoints),
-        Migration(version: 1601, name: "analytics-counters", statements: analyticsCounters),
+        Migration(version: 8, name: "app-transactions", statements: appTransactions),
+        Migration(version: 9, name: "analytics-counters", statements: analyticsCounters),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -212,8 +213,7 @@ enum PostgresMigrations {
     ]
 
     /// The analytics counters (``PerennialStorage/AnalyticsStorage``), keyed in the order a report
-    /// reads them. Numbered apart from the other migrations (16xx, issue 16) so that schema work
-    /// done beside it keeps its own numbers.
+    /// reads them.
     private static let analyticsCounters = [
         """
         CREATE TABLE analytics_counters (
@@ -226,6 +226,25 @@ enum PostgresMigrations {
             currency TEXT NOT NULL,
             value INT8 NOT NULL,
             PRIMARY KEY (app_bundle_id, environment, dimension, day, metric, segment, currency)
+        )
+        """
+    ]
+
+    /// The original app purchases (``PerennialStorage/AppTransactionStore``): one row per app user
+    /// and app, with the app transaction JWS that proved it; the purchase date in Apple's whole
+    /// milliseconds, so it reads back as the instant Apple signed.
+    private static let appTransactions = [
+        """
+        CREATE TABLE app_transactions (
+            app_bundle_id TEXT NOT NULL,
+            app_user_id TEXT NOT NULL,
+            app_transaction_id TEXT,
+            original_application_version TEXT NOT NULL,
+            original_purchase_date_ms BIGINT NOT NULL,
+            environment TEXT NOT NULL,
+            signed TEXT NOT NULL,
+            received_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (app_bundle_id, app_user_id)
         )
         """
     ]

@@ -11,6 +11,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v4-audit-without-evidence", migrate: allowAuditWithoutEvidence)
         migrator.registerMigration("entitlement-grants", migrate: addEntitlementGrants)
         migrator.registerMigration("webhook-endpoints", migrate: addWebhookEndpoints)
+        migrator.registerMigration("app-transactions", migrate: addAppTransactions)
         migrator.registerMigration("analytics-v1-counters", migrate: addAnalyticsCounters)
         return migrator
     }
@@ -183,7 +184,6 @@ enum SQLiteMigrations {
                     created_at REAL NOT NULL,
                     UNIQUE (app_bundle_id, url)
                 );
-                );
                 """)
     }
 
@@ -204,6 +204,26 @@ enum SQLiteMigrations {
                     value INTEGER NOT NULL,
                     PRIMARY KEY (app_bundle_id, environment, dimension, day, metric, segment, currency)
                 ) WITHOUT ROWID;
+                """)
+    }
+
+    /// The original app purchases (``PerennialStorage/AppTransactionStore``): one row per app user
+    /// and app, with the app transaction JWS that proved it; the purchase date in Apple's whole
+    /// milliseconds, so it reads back as the instant Apple signed.
+    private static func addAppTransactions(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE app_transactions (
+                    app_bundle_id TEXT NOT NULL,
+                    app_user_id TEXT NOT NULL,
+                    app_transaction_id TEXT,
+                    original_application_version TEXT NOT NULL,
+                    original_purchase_date_ms INTEGER NOT NULL,
+                    environment TEXT NOT NULL,
+                    signed TEXT NOT NULL,
+                    received_at REAL NOT NULL,
+                    PRIMARY KEY (app_bundle_id, app_user_id)
+                );
                 """)
     }
 }

@@ -60,10 +60,15 @@ struct APIJSONWriterTests {
                 productId: text(), transactionId: text(), originalTransactionId: text(), purchaseDate: date(), expiresDate: maybeDate(),
                 isActive: Bool.random(using: &generator))
         }
+        let appTransaction = Bool.random(using: &generator)
+            ? SubscriberResponse.AppTransaction(
+                appTransactionId: Bool.random(using: &generator) ? text() : nil, environment: text(), originalApplicationVersion: text(),
+                originalPurchaseDate: date())
+            : nil
         let response = SubscriberResponse(
             serverTime: date(),
             subscriber: .init(
-                appUserId: text(), entitlements: entitlements, subscriptions: subscriptions, purchases: purchases,
+                appTransaction: appTransaction, appUserId: text(), entitlements: entitlements, subscriptions: subscriptions, purchases: purchases,
                 grants: grants.isEmpty && Bool.random(using: &generator) ? nil : grants),
             transfer: Bool.random(using: &generator) ? .init(previousOwner: text()) : nil)
         return response

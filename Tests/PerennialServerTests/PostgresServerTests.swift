@@ -1,4 +1,5 @@
 import Foundation
+import PerennialCore
 import PerennialPostgres
 import PerennialStorage
 import Testing
@@ -12,6 +13,13 @@ struct PostgresServerTests {
         try await PostgresServerDatabase.with { storage in
             try await TransferPolicyTests.secondPresenter(policy: policy, server: try await ServerHarness(storage: storage, policy: policy))
             #expect(try await storage.evidenceCount() == 2)
+        }
+    }
+
+    @Test func anAppTransactionIsKeptAndShownOnPostgres() async throws {
+        try await PostgresServerDatabase.with { storage in
+            try await AppTransactionTests.earliestPurchaseIsHonoured(server: try await ServerHarness(storage: storage))
+            #expect(try await storage.appTransaction(of: "alice", appBundleID: StoreWorld.bundleID)?.originalApplicationVersion == "1.0")
         }
     }
 }

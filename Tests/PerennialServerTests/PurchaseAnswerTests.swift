@@ -141,4 +141,12 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     ) async throws(StorageError) -> PurchaseRelease? {
         try await base.releasePurchase(originalTransactionID, appBundleID: appBundleID, with: applier, action: action, now: now)
     }
+    func recordAppTransaction(
+        _ purchase: OriginalAppPurchase, of user: AppUserID, appBundleID: String, signed: String, receivedAt: Date
+    ) async throws(StorageError) -> OriginalAppPurchase {
+        try await base.recordAppTransaction(purchase, of: user, appBundleID: appBundleID, signed: signed, receivedAt: receivedAt)
+    }
+    func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? {
+        try await base.appTransaction(of: user, appBundleID: appBundleID)
+    }
 }

@@ -56,4 +56,8 @@ struct UnreachableStorage: SubscriberStorage {
     func releasePurchase(
         _ originalTransactionID: String, appBundleID: String, with applier: EvidenceApplier, action: AdminAction, now: Date
     ) async throws(StorageError) -> PurchaseRelease? { throw failure }
+    func recordAppTransaction(
+        _ purchase: OriginalAppPurchase, of user: AppUserID, appBundleID: String, signed: String, receivedAt: Date
+    ) async throws(StorageError) -> OriginalAppPurchase { throw failure }
+    func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? { throw failure }
 }

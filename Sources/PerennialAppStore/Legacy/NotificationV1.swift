@@ -19,7 +19,8 @@ public struct NotificationV1: Codable, Hashable, Sendable {
     public var auto_renew_status_change_date: String?
     @Lenient<EpochMillisecondsText> public var auto_renew_status_change_date_ms: Date?
     public var auto_renew_status_change_date_pst: String?
-    @Lenient<IntegerText<AppleExpirationIntent>> public var expiration_intent: AppleExpirationIntent?
+    /// An integer in Apple's V1 documentation (unlike `pending_renewal_info`'s text); text is read too.
+    @Lenient<IntegerNumber<AppleExpirationIntent>> public var expiration_intent: AppleExpirationIntent?
     /// Bundle id.
     public var bid: String?
     /// Bundle version.

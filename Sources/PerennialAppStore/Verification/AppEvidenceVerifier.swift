@@ -97,6 +97,27 @@ public struct AppEvidenceVerifier: Sendable {
             form: "transaction")
     }
 
+    /// A StoreKit 2 `AppTransaction` posted by the app (`AppTransaction.shared`'s
+    /// `jwsRepresentation`): signature, bundle id, environment (its `receiptType`) and, in
+    /// production, app Apple id, like every signed payload, so that a customer cannot claim an
+    /// original purchase with another app's or a forged transaction.
+    public func appTransaction(_ signed: String) async throws(EvidenceError) -> OriginalAppPurchase {
+        let verifier = try verifier(claimedBy: signed)
+        let payload: AppTransaction
+        do throws(SignedDataVerificationError) {
+            payload = try await verifier.verifyAppTransaction(signed)
+        } catch {
+            throw EvidenceError(error, accepted: accepted)
+        }
+        guard let version = payload.originalApplicationVersion, !version.isEmpty else {
+            throw .invalidEvidence("the app transaction has no originalApplicationVersion")
+        }
+        guard let purchased = payload.originalPurchaseDate else { throw .invalidEvidence("the app transaction has no originalPurchaseDate") }
+        return OriginalAppPurchase(
+            appTransactionID: payload.appTransactionId, originalApplicationVersion: version, originalPurchaseDate: purchased,
+            environment: verifier.environment)
+    }
+
     /// A V2 notification's body (`{"signedPayload": …}`): the envelope's and every nested JWS's
     /// signature, bundle id, environment and, in production, app Apple id.
     public func notificationV2(body: Data) async throws(EvidenceError) -> Verified {
@@ -262,7 +283,9 @@ public struct AppEvidenceVerifier: Sendable {
         let document: ReceiptDocument
         do throws(ReceiptError) {
             der = try ReceiptInput.bytes(fromBase64OrDER: Array(receipt.utf8))
-            document = try ReceiptDocument.decode(der)
+            // From the posted text: decoding reads base64 itself, and an iOS 6 receipt's plist is
+            // neither base64 nor DER once decoded.
+            document = try ReceiptDocument.decode(Array(receipt.utf8))
         } catch {
             throw .malformedReceipt(error.description)
         }

@@ -114,9 +114,15 @@ public struct EvidencePipeline: Sendable {
                     records: records, environment: environment, raw: Data("move to \(user.rawValue)".utf8), form: "move")
             }
         } catch {
-            if error.isVerificationFailure { metrics.recordVerificationFailure(kind: evidence.kind.rawValue, reason: error.code) }
-            throw .refused(error)
+            throw refusal(error, kind: evidence.kind)
         }
+    }
+
+    /// A refusal of evidence of `kind`, counted as a verification failure when the evidence itself
+    /// failed.
+    func refusal(_ error: EvidenceError, kind: EvidenceKind) -> IngestError {
+        if error.isVerificationFailure { metrics.recordVerificationFailure(kind: kind.rawValue, reason: error.code) }
+        return .refused(error)
     }
 
     /// The evidence to store, nil when it carries no record.
@@ -182,7 +188,8 @@ public struct EvidencePipeline: Sendable {
     /// The answer about `user` after `outcome` (or without one): the view the apply computed at
     /// `now` when it has one for the user — the records it just wrote, so reading them back would
     /// give the same — naming the previous owner when the apply moved a purchase to the user; an
-    /// operator's grants are counted in every answer.
+    /// operator's grants are counted in every answer, and the user's original app purchase, when
+    /// the app posted one, is part of it.
     public func answer(for user: AppUserID, after outcome: Outcome? = nil, now: Date) async throws(IngestError) -> SubscriberResponse {
         let grants: [EntitlementGrant]
         do throws(StorageError) {
@@ -193,10 +200,22 @@ public struct EvidencePipeline: Sendable {
         if case .applied(let applied) = outcome?.result, let view = applied.views[user] {
             let previousOwner = applied.ownershipChanges.first { $0.presenter == user && $0.decision == .transferred }?.previousOwner
             return SubscriberResponse(
-                user: user, view: app.engine.view(view, granting: grants), grants: grants, serverTime: now, previousOwner: previousOwner)
+                user: user, view: app.engine.view(view, granting: grants), grants: grants, serverTime: now,
+                previousOwner: previousOwner, originalAppPurchase: try await appTransaction(of: user))
         }
         let view = app.engine.view(try await view(of: user, now: now), granting: grants)
-        return SubscriberResponse(user: user, view: view, grants: grants, serverTime: now, previousOwner: nil)
+        return SubscriberResponse(
+            user: user, view: view, grants: grants, serverTime: now, previousOwner: nil,
+            originalAppPurchase: try await appTransaction(of: user))
+    }
+
+    /// The original app purchase stored for `user`, nil when the app never posted one.
+    func appTransaction(of user: AppUserID) async throws(IngestError) -> OriginalAppPurchase? {
+        do throws(StorageError) {
+            return try await storage.appTransaction(of: user, appBundleID: app.bundleID)
+        } catch {
+            throw .storage(error)
+        }
     }
 }
 

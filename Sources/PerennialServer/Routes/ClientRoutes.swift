@@ -22,6 +22,14 @@ struct ClientRoutes: Sendable {
             let body = try await Self.decodeEvidence(SignedTransactionRequest.self, request)
             return try await postEvidence(.signedTransaction(body.signedTransaction, presentedBy: user), app: app, user: user)
         }
+        subscribers.post(":appUserId/app-transaction") { request, context in
+            let (app, user) = try context.client()
+            let body = try await Self.decodeEvidence(AppTransactionRequest.self, request)
+            let now = dependencies.clock.now
+            let pipeline = dependencies.pipeline(for: app)
+            _ = try await pipeline.recordAppTransaction(body.signedAppTransaction, presentedBy: user, now: now)
+            return JSONResponse.make(try await pipeline.answer(for: user, now: now))
+        }
         subscribers.get(":appUserId") { _, context in
             let (app, user) = try context.client()
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now))

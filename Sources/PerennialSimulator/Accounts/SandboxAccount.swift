@@ -10,11 +10,15 @@ public struct SandboxAccount: Hashable, Sendable, Codable {
     public let storefront: String
     /// What happens when a renewal of this account is charged.
     public let renewalBehavior: RenewalBehavior
+    /// The tester's download of the app; nil for one whose app transaction is dated at their first
+    /// in-app purchase, the earliest moment the store knows of them.
+    public let appDownload: AppDownload?
 
     /// A tester; renewals succeed unless another behaviour is given.
-    public init(id: String, storefront: String = "USA", renewalBehavior: RenewalBehavior = .renew) {
+    public init(id: String, storefront: String = "USA", renewalBehavior: RenewalBehavior = .renew, appDownload: AppDownload? = nil) {
         self.id = id
         self.storefront = storefront
         self.renewalBehavior = renewalBehavior
+        self.appDownload = appDownload
     }
 }

@@ -12,7 +12,8 @@ struct DeviceRoutes {
         group.post("accounts") { request, _ in
             await RouteHandling.run {
                 let body = try await SimulatorJSON.decode(AccountBody.self, from: request)
-                let account = SandboxAccount(id: body.id, storefront: body.storefront ?? "USA", renewalBehavior: body.renewal ?? .renew)
+                let account = SandboxAccount(
+                    id: body.id, storefront: body.storefront ?? "USA", renewalBehavior: body.renewal ?? .renew, appDownload: body.appDownload)
                 try await simulator.createAccount(account)
                 return SimulatorJSON.response(AccountAnswer(id: account.id, storefront: account.storefront), status: .created)
             }
@@ -61,6 +62,19 @@ struct DeviceRoutes {
             await RouteHandling.run {
                 let id = try context.parameters.require("id")
                 return SimulatorJSON.response(SignedTransactionsBody(signedTransactions: try await simulator.restore(accountID: id)))
+            }
+        }
+        group.get("accounts/:id/app-transaction") { _, context in
+            await RouteHandling.run {
+                let id = try context.parameters.require("id")
+                return SimulatorJSON.response(AppTransactionBody(signedAppTransaction: try await simulator.appTransaction(accountID: id)))
+            }
+        }
+        group.get("accounts/:id/transactions/:transactionId/transaction-receipt") { _, context in
+            await RouteHandling.run {
+                let receipt = try await simulator.transactionReceipt(
+                    accountID: try context.parameters.require("id"), transactionID: try context.parameters.require("transactionId"))
+                return SimulatorJSON.response(TransactionReceiptBody(transactionReceipt: receipt))
             }
         }
         group.get("accounts/:id/receipt") { _, context in

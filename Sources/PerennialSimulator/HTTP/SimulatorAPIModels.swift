@@ -52,13 +52,16 @@ struct AccountBody: Decodable {
     let id: String
     let storefront: String?
     let renewal: RenewalBehavior?
+    /// `{"date": ISO 8601, "version": "1.0"}`: when the tester bought the app, in which version.
+    let appDownload: AppDownload?
 
-    enum CodingKeys: String, CodingKey { case id, storefront, renewal }
+    enum CodingKeys: String, CodingKey { case id, storefront, renewal, appDownload }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         storefront = try container.decodeIfPresent(String.self, forKey: .storefront)
+        appDownload = try container.decodeIfPresent(AppDownload.self, forKey: .appDownload)
         guard container.contains(.renewal), try !container.decodeNil(forKey: .renewal) else {
             renewal = nil
             return
@@ -149,6 +152,16 @@ struct SignedTransactionsBody: Encodable {
 /// `{"receipt": "<base64>"}`.
 struct ReceiptBody: Encodable {
     let receipt: String
+}
+
+/// `GET /accounts/{id}/transactions/{transactionId}/transaction-receipt`: an iOS 6 receipt.
+struct TransactionReceiptBody: Encodable {
+    let transactionReceipt: String
+}
+
+/// `GET /accounts/{id}/app-transaction`.
+struct AppTransactionBody: Encodable {
+    let signedAppTransaction: String
 }
 
 /// `PUT /verify-receipt-failure`: `{"status": 21005}`, `{"status": 21105, "retryable": true}`,

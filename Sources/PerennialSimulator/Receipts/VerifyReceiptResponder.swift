@@ -47,6 +47,9 @@ public struct VerifyReceiptResponder: Sendable {
         let environment = AppleEnvironment(simulated: configuration.environment)
         if let failure { return failure.reply(environment: environment) }
         guard let authority = pki.receipts else { throw .noReceiptAuthority }
+        if case .transactionReceipt(let receipt)? = try? ReceiptDocument.decode(Array(request.receipt_data.utf8)) {
+            return try iOS6Answer(receipt, request: request, state: state, pki: pki, authority: authority)
+        }
 
         let posted: AppReceipt
         do throws(ReceiptError) {
@@ -77,6 +80,50 @@ public struct VerifyReceiptResponder: Sendable {
         response.latest_receipt = latest.base64
         response.latest_receipt_info = .many(rows.map(LegacyPayloadEncoder.receiptRow))
         response.pending_renewal_info = lifecycles.compactMap(\.renewalInfo).map(LegacyPayloadEncoder.pendingRenewalInfo)
+        return .json(response)
+    }
+
+    /// Apple's answer to an iOS 6 transaction receipt: the `receipt` object is its purchase info,
+    /// `latest_receipt_info` (a single object) the subscription's newest period with a fresh
+    /// `latest_receipt`, and the renewal facts at the top level; an expired subscription answers
+    /// 21006 with `latest_expired_receipt_info` instead.
+    private func iOS6Answer(
+        _ receipt: TransactionReceipt, request: VerifyReceiptRequest, state: SimulatorState, pki: SimulatorPKI, authority: ReceiptSigningAuthority
+    ) throws(SimulatorWireError) -> SimulatedVerifyReceiptReply {
+        let environment = AppleEnvironment(simulated: configuration.environment)
+        do throws(ReceiptError) {
+            try receipt.verifySignature(signer: authority.signer)
+        } catch {
+            return .json(VerifyReceiptResponse(status: .notAuthenticated, environment: environment))
+        }
+        switch (configuration.environment == .production, receipt.appStoreEnvironment == .production) {
+        case (true, false): return .json(VerifyReceiptResponse(status: .sandboxReceiptOnProduction, environment: environment))
+        case (false, true): return .json(VerifyReceiptResponse(status: .productionReceiptOnSandbox, environment: environment))
+        default: break
+        }
+        var response = VerifyReceiptResponse(
+            status: .valid, environment: environment,
+            receipt: try TransactionReceiptAuthoring.answerObject(receipt.purchaseInfo.fields, as: LegacyReceipt.self))
+        guard let original = receipt.purchaseInfo.originalTransactionID, let lifecycle = state.lifecycle(originalTransactionID: original),
+            lifecycle.isAutoRenewable
+        else { return .json(response) }
+        guard request.password != nil, request.password == configuration.app.sharedSecret else {
+            return .json(VerifyReceiptResponse(status: .sharedSecretMismatch, environment: environment))
+        }
+        let latest = lifecycle.latestTransaction
+        let row = try TransactionReceiptAuthoring.answerObject(
+            TransactionReceiptAuthoring.purchaseInfo(latest, configuration: configuration.app), as: LegacyInAppTransaction.self)
+        response.latest_receipt = try TransactionReceiptAuthoring.receipt(of: latest, pki: pki, configuration: configuration.app)
+        if lifecycle.grantsAccess {
+            response.latest_receipt_info = .one(row)
+        } else {
+            response.status = .subscriptionExpired
+            response.latest_expired_receipt_info = row
+        }
+        if let renewal = lifecycle.renewalInfo {
+            response.auto_renew_status = renewal.autoRenewStatus ? .on : .off
+            response.auto_renew_product_id = renewal.autoRenewProductID
+        }
         return .json(response)
     }
 

@@ -15,7 +15,53 @@ extension AppStoreSimulator {
         if case .failWithProbability(let probability) = account.renewalBehavior, !(0...1).contains(probability) {
             throw .lifecycle(.invalidFailureProbability(probability))
         }
-        accounts[account.id] = account
+        // A tester who states no download got the app now: their app transaction says so.
+        accounts[account.id] = account.appDownload != nil
+            ? account
+            : SandboxAccount(
+                id: account.id, storefront: account.storefront, renewalBehavior: account.renewalBehavior,
+                appDownload: AppDownload(
+                    date: now, version: SimulatedAppTransaction.originalVersion(environment: setup.environment, bundleVersion: bundleVersion)))
+    }
+
+    /// `SKPaymentTransaction.transactionReceipt` on an iOS 6 device: the iOS 6 receipt of one of
+    /// the account's transactions, which old app versions post to their server.
+    ///
+    /// - Throws: ``SimulatorRuntimeError/invalidRequest(_:)`` when the transaction is not the
+    ///   account's, ``SimulatorRuntimeError/wire(_:)`` when the PKI cannot sign receipts.
+    public func transactionReceipt(accountID: String, transactionID: String) async throws(SimulatorRuntimeError) -> String {
+        let account = try await caughtUpAccount(accountID)
+        guard let transaction = lifecycles(of: account).flatMap(\.transactions).first(where: { $0.transactionID == transactionID }) else {
+            throw .invalidRequest("transaction \(transactionID) is not a transaction of '\(accountID)'")
+        }
+        do throws(SimulatorWireError) {
+            return try TransactionReceiptAuthoring.receipt(of: transaction, pki: pki, configuration: setup.wire)
+        } catch {
+            throw .wire(error)
+        }
+    }
+
+    /// The app's CFBundleVersion, as the app transactions and notifications state it.
+    var bundleVersion: String { setup.wire.bundleVersion ?? WireConfiguration.defaultBundleVersion }
+
+    /// `AppTransaction.shared`'s `jwsRepresentation` on the account's device, signed now: the
+    /// proof of the tester's download of the app that the app posts to its server.
+    public func appTransaction(accountID: String) async throws(SimulatorRuntimeError) -> String {
+        let account = try await caughtUpAccount(accountID)
+        let firstPurchase = lifecycles(of: account).flatMap(\.transactions).map(\.originalPurchaseDate).min()
+        guard
+            let appTransaction = SimulatedAppTransaction(
+                account: account, firstPurchase: firstPurchase, bundleID: bundleID, environment: setup.environment, bundleVersion: bundleVersion)
+        else {
+            throw .invalidRequest("'\(accountID)' has neither downloaded the app nor bought in it")
+        }
+        do throws(SimulatorWireError) {
+            return try pki.sign(
+                appTransaction.payload(
+                    bundleID: bundleID, environment: setup.environment, appAppleID: setup.wire.appAppleID, bundleVersion: bundleVersion, now: now))
+        } catch {
+            throw .wire(error)
+        }
     }
 
     /// A registered tester, or one the store met through an action (a scenario's purchase).

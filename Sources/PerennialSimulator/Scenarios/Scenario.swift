@@ -61,6 +61,17 @@ public struct Scenario: Hashable, Sendable {
     }
 
     /// Runs one field read, turning its error into one naming `path`.
+    /// An account's `appDownload`: when it bought the app (ISO 8601) and in which version.
+    private static func appDownload(_ fields: StepFields, path: String) throws(ScenarioDecodingError) -> AppDownload? {
+        guard !fields.isAbsent("appDownload"), let value = fields.values["appDownload"] else { return nil }
+        let download = try field(path + ".appDownload", value)
+        let date = try read(path + ".appDownload.date") { () throws(ScenarioStep.BodyError) in
+            try StepFields.date(try download.string("date"), key: "date")
+        }
+        let version = try read(path + ".appDownload.version") { () throws(ScenarioStep.BodyError) in try download.string("version") }
+        return AppDownload(date: date, version: version)
+    }
+
     static func read<T>(_ path: String, _ body: () throws(ScenarioStep.BodyError) -> T) throws(ScenarioDecodingError) -> T {
         do {
             return try body()
@@ -69,7 +80,8 @@ public struct Scenario: Hashable, Sendable {
         }
     }
 
-    /// `[{"id", "storefront"?, "renewal"?: "renew" | "failBilling" | {"failWithProbability": p}}]`
+    /// `[{"id", "storefront"?, "renewal"?: "renew" | "failBilling" | {"failWithProbability": p},
+    /// "appDownload"?: {"date", "version"}}]`
     private static func accounts(_ value: JSONValue?) throws(ScenarioDecodingError) -> [SandboxAccount] {
         guard let value, value != .null else { return [] }
         guard case .array(let items) = value else { throw .invalidField(path: "accounts", reason: "must be a list of accounts") }
@@ -95,7 +107,7 @@ public struct Scenario: Hashable, Sendable {
                 throw .invalidField(path: path + ".renewal", reason: "must be \"renew\", \"failBilling\" or {\"failWithProbability\": p}")
             }
             guard !accounts.contains(where: { $0.id == id }) else { throw .invalidField(path: path + ".id", reason: "account \"\(id)\" is declared twice") }
-            accounts.append(SandboxAccount(id: id, storefront: storefront ?? "USA", renewalBehavior: behavior))
+            accounts.append(SandboxAccount(id: id, storefront: storefront ?? "USA", renewalBehavior: behavior, appDownload: try appDownload(fields, path: path)))
         }
         return accounts
     }

@@ -5,8 +5,8 @@ import PerennialCore
 /// Get App Transaction Info: `GET /inApps/v1/transactions/appTransactions/{transactionId}`.
 extension ServerAPIResponder {
     /// The customer's app transaction, signed now. Any transaction id of the customer's (or the
-    /// `appTransactionId` itself) names them; the app download is dated at the customer's first
-    /// purchase, the earliest moment the store knows of them.
+    /// `appTransactionId` itself) names them; the app download is the account's, else dated at the
+    /// customer's first purchase, the earliest moment the store knows of them.
     func appTransactionInfo(transactionID: String, backend: any SimulatorBackend, now: Date) async throws(ServerAPIFailure) -> ServerAPIResponse {
         guard ServerAPILookup.isWellFormed(transactionID) else { throw .invalidTransactionID }
         let state = await backend.currentState()
@@ -21,23 +21,14 @@ extension ServerAPIResponder {
         } else {
             throw .transactionIDNotFound
         }
-        guard let first = customer.flatMap(\.transactions).min(by: { $0.originalPurchaseDate < $1.originalPurchaseDate }) else {
+        let firstPurchase = customer.flatMap(\.transactions).map(\.originalPurchaseDate).min()
+        guard let account = customer.first?.account,
+            let appTransaction = SimulatedAppTransaction(
+                account: account, firstPurchase: firstPurchase, bundleID: bundleID, environment: environment, bundleVersion: bundleVersion)
+        else {
             throw .notFound(.appTransactionDoesNotExist, "The app transaction does not exist.")
         }
-        let production = environment == .production
-        let payload = AppTransaction(
-            receiptType: appleEnvironment,
-            appAppleId: production ? appAppleID : nil,
-            bundleId: bundleID,
-            applicationVersion: bundleVersion,
-            // Apple states 0 outside production.
-            versionExternalIdentifier: production ? 1 : 0,
-            receiptCreationDate: now.wholeMilliseconds,
-            originalPurchaseDate: first.originalPurchaseDate.wholeMilliseconds,
-            originalApplicationVersion: production ? bundleVersion : "1.0",
-            appTransactionId: first.appTransactionID,
-            originalPlatform: .iOS,
-            signedDate: now.wholeMilliseconds)
+        let payload = appTransaction.payload(bundleID: bundleID, environment: environment, appAppleID: appAppleID, bundleVersion: bundleVersion, now: now)
         do {
             return .json(AppTransactionInfoResponse(signedAppTransactionInfo: try pki.sign(payload)))
         } catch {

@@ -108,7 +108,7 @@ public enum LegacyPayloadEncoder {
             auto_renew_status_change_date_pst: statusChange?.pacific,
             expiration_intent: renewalInfo?.expirationIntent.flatMap(AppleExpirationIntent.init(simulated:)),
             bid: newest.bundleID,
-            bvrs: configuration.bundleVersion,
+            bvrs: configuration.bundleVersion ?? WireConfiguration.defaultBundleVersion,
             unified_receipt: UnifiedReceipt(
                 status: .valid,
                 environment: AppleEnvironment(simulated: newest.environment),

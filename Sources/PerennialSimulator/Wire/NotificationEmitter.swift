@@ -64,11 +64,18 @@ public struct NotificationEmitter: Sendable {
             signedTransactionInfo: signedTransaction, signedRenewalInfo: signedRenewalInfo, configuration: configuration)
         let payload = PayloadEncoder.notificationPayload(
             intent, notificationUUID: PayloadEncoder.notificationUUID(seed: state.configuration.seed, ordinal: ordinal), data: data)
-        let v1 = LegacyPayloadEncoder.notification(
+        var v1 = LegacyPayloadEncoder.notification(
             intent, transactions: lifecycle.transactions.map { stored in
                 output.transactions.first { $0.transactionID == stored.transactionID } ?? stored
             },
             renewalInfo: renewalInfo, configuration: configuration)
+        // Apple's unified receipt carries the latest receipt; a PKI without a receipt authority
+        // cannot sign one, and then it is left out.
+        if v1 != nil, pki.receipts != nil {
+            v1?.unified_receipt?.latest_receipt = try DeviceReceipt(
+                account: lifecycle.account, bundleID: transaction.bundleID, state: state, pki: pki, configuration: configuration
+            ).base64
+        }
         return WireNotification(intent: intent, payload: payload, body: ResponseBodyV2(signedPayload: try pki.sign(payload)), v1: v1)
     }
 }

@@ -17,6 +17,9 @@ public struct EvidenceKind: OpenValue {
     public static let notificationV1: Self = "notificationV1"
     /// An App Store Server Notification, version 2.
     public static let notificationV2: Self = "notificationV2"
+    /// A StoreKit 2 app transaction posted by an app: the proof of a user's original app purchase,
+    /// kept apart from the subscription records (``AppTransactionStore``).
+    public static let appTransaction: Self = "appTransaction"
     /// An App Store Server API answer fetched by Perennial.
     public static let serverAPI: Self = "serverAPI"
     /// The result of a reconciliation job comparing stored state with Apple's.

@@ -52,6 +52,20 @@ import Testing
             try Scenario.decode(json: Self.scenario(steps: steps, accounts: "[{\"id\": \"a\", \"renewal\": \"sometimes\"}]"))
         }
         #expect(throws: ScenarioDecodingError.self) { try Scenario.decode(json: Data("not json".utf8)) }
+        #expect(throws: ScenarioDecodingError.invalidField(
+            path: "accounts[0].appDownload.date", reason: "\"date\" must be an ISO 8601 instant like 2026-01-01T00:00:00Z, not \"yesterday\"")) {
+            try Scenario.decode(
+                json: Self.scenario(steps: steps, accounts: "[{\"id\": \"a\", \"appDownload\": {\"date\": \"yesterday\", \"version\": \"1.0\"}}]"))
+        }
+    }
+
+    @Test func anAccountStatesItsAppDownload() throws {
+        let scenario = try Scenario.decode(
+            json: Self.scenario(
+                steps: "[{\"advance\": {\"seconds\": 1}}]",
+                accounts: "[{\"id\": \"carol\", \"appDownload\": {\"date\": \"2021-11-14T22:13:20Z\", \"version\": \"1.0\"}}, {\"id\": \"dave\"}]"))
+        #expect(scenario.accounts[0].appDownload == AppDownload(date: Date(timeIntervalSince1970: 1_636_928_000), version: "1.0"))
+        #expect(scenario.accounts[1].appDownload == nil)
     }
 
     @Test func everyFieldIsRead() throws {

@@ -82,6 +82,32 @@ public struct ReceiptSigningAuthority: Sendable {
         self.signerKey = signerKey
     }
 
+    /// An iOS 6 transaction receipt (`SKPaymentTransaction.transactionReceipt`) for
+    /// `purchaseInfo`, base64 as apps post it: the outer OpenStep plist with the base64
+    /// `purchase-info` plist and a version-3 `signature` blob (the version byte, the signer's RSA
+    /// SHA-1 signature over the version byte and the purchase info, the certificate's length as a
+    /// big-endian 32-bit integer, the certificate), `environment` only in the sandbox.
+    ///
+    /// So the simulator can hand old apps what iOS 6 did, and its verifyReceipt can check them.
+    ///
+    /// - Throws: ``ReceiptError/unsupportedAlgorithm(_:)`` for a P-256 authority (Apple's iOS 6
+    ///   receipts are RSA only).
+    public func transactionReceipt(purchaseInfo: [String: String], environment: String?) throws -> String {
+        guard case .rsa = signerKey else { throw ReceiptError.unsupportedAlgorithm("iOS 6 transaction receipts are signed with RSA") }
+        let purchaseInfoBytes = Data(OpenStepPlist.text(purchaseInfo).utf8)
+        let version: UInt8 = 3
+        let signature = try signerKey.sign(Data([version]) + purchaseInfoBytes, digest: .sha1)
+        var serializer = DER.Serializer()
+        try serializer.serialize(signer)
+        let certificate = serializer.serializedBytes
+        var blob = Data([version]) + signature
+        withUnsafeBytes(of: UInt32(certificate.count).bigEndian) { blob.append(contentsOf: $0) }
+        blob.append(contentsOf: certificate)
+        var outer = ["signature": blob.base64EncodedString(), "purchase-info": purchaseInfoBytes.base64EncodedString(), "pod": "100", "signing-status": "0"]
+        outer["environment"] = environment
+        return Data(OpenStepPlist.text(outer).utf8).base64EncodedString()
+    }
+
     /// Encodes and signs a receipt.
     public func sign(_ receipt: AppReceipt, digest: ReceiptDigest = .sha256, withSignedAttributes: Bool = false) throws -> Data {
         try sign(payload: AppReceiptEncoder.payload(for: receipt), digest: digest, withSignedAttributes: withSignedAttributes)

@@ -7,6 +7,16 @@ import Foundation
 /// plists and nested values too, and on Linux prints diagnostics to stderr for bad input; a
 /// receipt is hostile input, so this accepts exactly what Apple emits and names what is wrong.
 enum OpenStepPlist {
+    /// The text of a dictionary as Apple writes it: one tab-indented `"key" = "value";` line per
+    /// entry, keys sorted, `"` and `\\` escaped; what ``dictionary(_:)`` reads back.
+    static func text(_ dictionary: [String: String]) -> String {
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        let lines = dictionary.keys.sorted().map { "\t\(quoted($0)) = \(quoted(dictionary[$0] ?? ""));\n" }
+        return "{\n" + lines.joined() + "}"
+    }
+
     static func dictionary(_ bytes: some Collection<UInt8>) throws(ReceiptError) -> [String: String] {
         var parser = Parser(bytes: Array(bytes))
         let dictionary = try parser.dictionary()

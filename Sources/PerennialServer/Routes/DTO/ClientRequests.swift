@@ -12,6 +12,13 @@ public struct SignedTransactionRequest: Codable, Sendable {
     public init(signedTransaction: String) { self.signedTransaction = signedTransaction }
 }
 
+/// `POST /v1/subscribers/{appUserId}/app-transaction`.
+public struct AppTransactionRequest: Codable, Sendable {
+    /// StoreKit 2's `AppTransaction.shared` `jwsRepresentation`.
+    public var signedAppTransaction: String
+    public init(signedAppTransaction: String) { self.signedAppTransaction = signedAppTransaction }
+}
+
 /// `POST /v1/subscribers/{appUserId}/eligibility`.
 public struct EligibilityRequest: Codable, Sendable {
     public var productIds: [String]

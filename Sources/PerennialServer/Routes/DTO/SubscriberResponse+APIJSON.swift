@@ -20,6 +20,7 @@ extension SubscriberResponse {
 extension APIJSONWriter {
     fileprivate mutating func subscriber(_ subscriber: SubscriberResponse.Subscriber) {
         object { fields in
+            if let appTransaction = subscriber.appTransaction { fields.field("appTransaction") { $0.appTransaction(appTransaction) } }
             fields.field("appUserId") { $0.string(subscriber.appUserId) }
             fields.field("entitlements") { $0.object(sorting: subscriber.entitlements) { $0.entitlement($1) } }
             if let grants = subscriber.grants { fields.field("grants") { $0.array(grants) { $0.grant($1) } } }
@@ -52,6 +53,15 @@ extension APIJSONWriter {
             if let revokedAt = grant.revokedAt { fields.field("revokedAt") { $0.date(revokedAt) } }
             if let revokedBy = grant.revokedBy { fields.field("revokedBy") { $0.string(revokedBy) } }
             fields.field("startsAt") { $0.date(grant.startsAt) }
+        }
+    }
+
+    private mutating func appTransaction(_ appTransaction: SubscriberResponse.AppTransaction) {
+        object { fields in
+            if let id = appTransaction.appTransactionId { fields.field("appTransactionId") { $0.string(id) } }
+            fields.field("environment") { $0.string(appTransaction.environment) }
+            fields.field("originalApplicationVersion") { $0.string(appTransaction.originalApplicationVersion) }
+            fields.field("originalPurchaseDate") { $0.date(appTransaction.originalPurchaseDate) }
         }
     }
 

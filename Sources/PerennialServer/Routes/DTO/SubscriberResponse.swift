@@ -88,7 +88,20 @@ public struct SubscriberResponse: Codable, Equatable, Sendable {
         public var isActive: Bool
     }
 
+    /// The user's original purchase of the app, proven by a StoreKit 2 app transaction the app
+    /// posted (`POST /v1/subscribers/{appUserId}/app-transaction`): lets an app that went from paid
+    /// to freemium honour the customers who paid for it.
+    public struct AppTransaction: Codable, Equatable, Sendable {
+        /// Absent for app transactions signed before iOS 18.4.
+        public var appTransactionId: String?
+        public var environment: String
+        public var originalApplicationVersion: String
+        public var originalPurchaseDate: Date
+    }
+
     public struct Subscriber: Codable, Equatable, Sendable {
+        /// Present once the app posted the user's app transaction.
+        public var appTransaction: AppTransaction?
         public var appUserId: String
         public var entitlements: [String: Entitlement]
         public var subscriptions: [Subscription]
@@ -109,7 +122,10 @@ public struct SubscriberResponse: Codable, Equatable, Sendable {
 
 extension SubscriberResponse {
     /// Renders `view` (computed at `serverTime`, its entitlements counting `grants`) for `user`.
-    public init(user: AppUserID, view: SubscriberView, grants: [EntitlementGrant] = [], serverTime: Date, previousOwner: AppUserID? = nil) {
+    public init(
+        user: AppUserID, view: SubscriberView, grants: [EntitlementGrant] = [], serverTime: Date, previousOwner: AppUserID? = nil,
+        originalAppPurchase: OriginalAppPurchase? = nil
+    ) {
         self.serverTime = serverTime
         var entitlements: [String: Entitlement] = [:]
         for state in view.entitlements {
@@ -118,6 +134,11 @@ extension SubscriberResponse {
                 originalTransactionId: state.originalTransactionID, transactionId: state.transactionID, grantId: state.grantID)
         }
         subscriber = Subscriber(
+            appTransaction: originalAppPurchase.map { purchase in
+                AppTransaction(
+                    appTransactionId: purchase.appTransactionID, environment: purchase.environment.rawValue,
+                    originalApplicationVersion: purchase.originalApplicationVersion, originalPurchaseDate: purchase.originalPurchaseDate)
+            },
             appUserId: user.rawValue, entitlements: entitlements,
             subscriptions: view.subscriptions.map { state in
                 Subscription(

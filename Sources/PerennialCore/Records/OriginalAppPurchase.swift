@@ -1,0 +1,21 @@
+public import Foundation
+
+/// What a verified StoreKit 2 `AppTransaction` proves about an app user: when the app itself was
+/// first bought and in which version, so an app that went from paid to freemium can honour the
+/// customers who paid for it.
+public struct OriginalAppPurchase: Hashable, Sendable {
+    /// Apple's id of the app's purchase for one Apple account (`appTransactionId`); nil in app
+    /// transactions signed before iOS 18.4, which do not carry it.
+    public var appTransactionID: String?
+    /// The app version (`CFBundleVersion` on iOS) the customer first bought or downloaded.
+    public var originalApplicationVersion: String
+    public var originalPurchaseDate: Date
+    public var environment: AppStoreEnvironment
+
+    public init(appTransactionID: String?, originalApplicationVersion: String, originalPurchaseDate: Date, environment: AppStoreEnvironment) {
+        self.appTransactionID = appTransactionID
+        self.originalApplicationVersion = originalApplicationVersion
+        self.originalPurchaseDate = originalPurchaseDate
+        self.environment = environment
+    }
+}

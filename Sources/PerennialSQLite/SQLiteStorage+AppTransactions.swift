@@ -1,0 +1,53 @@
+public import Foundation
+import GRDB
+public import PerennialCore
+public import PerennialStorage
+
+extension SQLiteStorage {
+    public func recordAppTransaction(
+        _ purchase: OriginalAppPurchase, of user: AppUserID, appBundleID: String, signed: String, receivedAt: Date
+    ) async throws(StorageError) -> OriginalAppPurchase {
+        try await write("record the app transaction of \(user)") { db in
+            // The row changes only for an earlier purchase: the earliest wins in any order.
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO app_transactions (app_bundle_id, app_user_id, app_transaction_id, original_application_version,
+                        original_purchase_date_ms, environment, signed, received_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (app_bundle_id, app_user_id) DO UPDATE SET
+                        app_transaction_id = excluded.app_transaction_id,
+                        original_application_version = excluded.original_application_version,
+                        original_purchase_date_ms = excluded.original_purchase_date_ms,
+                        environment = excluded.environment, signed = excluded.signed, received_at = excluded.received_at
+                    WHERE excluded.original_purchase_date_ms < app_transactions.original_purchase_date_ms
+                    """
+            ).execute(arguments: [
+                appBundleID, user.rawValue, purchase.appTransactionID, purchase.originalApplicationVersion,
+                purchase.millisecondsOfPurchase, purchase.environment.rawValue, signed, receivedAt.timeIntervalSince1970,
+            ])
+            guard let kept = try Self.appTransaction(of: user, appBundleID: appBundleID, db) else {
+                throw StorageError.corruptRow(table: "app_transactions", key: user.rawValue, reason: "no row after the upsert")
+            }
+            return kept
+        }
+    }
+
+    public func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? {
+        try await read("read the app transaction of \(user)") { db in try Self.appTransaction(of: user, appBundleID: appBundleID, db) }
+    }
+
+    private static func appTransaction(of user: AppUserID, appBundleID: String, _ db: Database) throws -> OriginalAppPurchase? {
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT app_transaction_id, original_application_version, original_purchase_date_ms, environment
+                    FROM app_transactions WHERE app_bundle_id = ? AND app_user_id = ?
+                    """),
+            arguments: [appBundleID, user.rawValue]
+        ).map { row in
+            OriginalAppPurchase(
+                appTransactionID: row[0], originalApplicationVersion: row[1], originalPurchaseDate: OriginalAppPurchase.date(milliseconds: row[2]),
+                environment: AppStoreEnvironment(rawValue: row[3]))
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import PerennialAppStore
+import PerennialCore
+import PerennialSimulator
+import Testing
+
+/// The App Store Server API as Apple's documentation lists it (App Store Server API and Retention
+/// Messaging API reference pages), endpoint by endpoint, with what Perennial has of each: the
+/// client's ``ServerAPIEndpoint`` constructor and the simulator's route. An endpoint marked
+/// missing must answer the simulator's unknown-path 404, so adding one without updating this list
+/// fails, and so does losing one.
+@Suite struct ServerAPIInventoryTests {
+    struct Endpoint: Sendable, CustomTestStringConvertible {
+        let name: String
+        let method: String
+        let path: String
+        /// The client's request for it; nil when the client lacks it.
+        let client: ServerAPIEndpoint?
+        /// Whether the simulator answers it.
+        let simulated: Bool
+
+        var testDescription: String { name }
+    }
+
+    static let body = ServerAPIRequestBody(json: Data("{}".utf8))
+
+    static let endpoints: [Endpoint] = [
+        // Transaction information
+        Endpoint(name: "Get Transaction Info", method: "GET", path: "/inApps/v1/transactions/1", client: .transactionInfo(transactionID: "1"), simulated: true),
+        Endpoint(name: "Get Transaction History", method: "GET", path: "/inApps/v2/history/1", client: .transactionHistory(transactionID: "1"), simulated: true),
+        Endpoint(
+            name: "Get Transaction History V1 (deprecated)", method: "GET", path: "/inApps/v1/history/1", client: .transactionHistoryV1(transactionID: "1"),
+            simulated: true),
+        Endpoint(name: "Get App Transaction Info", method: "GET", path: "/inApps/v1/transactions/appTransactions/1", client: .appTransaction(transactionID: "1"), simulated: true),
+        Endpoint(name: "Look Up Order ID", method: "GET", path: "/inApps/v1/lookup/M1", client: .orderLookup(orderID: "M1"), simulated: true),
+        Endpoint(
+            name: "Set App Account Token", method: "PUT", path: "/inApps/v1/transactions/1/appAccountToken",
+            client: .updateAppAccountToken(originalTransactionID: "1", body: body), simulated: true),
+        // Subscription status and renewal extensions
+        Endpoint(name: "Get All Subscription Statuses", method: "GET", path: "/inApps/v1/subscriptions/1", client: .subscriptionStatuses(transactionID: "1"), simulated: true),
+        Endpoint(
+            name: "Extend a Subscription Renewal Date", method: "PUT", path: "/inApps/v1/subscriptions/extend/1",
+            client: .extendRenewalDate(originalTransactionID: "1", body: body), simulated: true),
+        Endpoint(
+            name: "Extend Subscription Renewal Dates for All Active Subscribers", method: "POST", path: "/inApps/v1/subscriptions/extend/mass",
+            client: .massExtendRenewalDate(body: body), simulated: true),
+        Endpoint(
+            name: "Get Status of Subscription Renewal Date Extensions", method: "GET", path: "/inApps/v1/subscriptions/extend/mass/p/r",
+            client: .massExtensionStatus(productID: "p", requestIdentifier: "r"), simulated: true),
+        // Refunds and consumption
+        Endpoint(name: "Get Refund History", method: "GET", path: "/inApps/v2/refund/lookup/1", client: .refundHistory(transactionID: "1"), simulated: true),
+        Endpoint(
+            name: "Send Consumption Information", method: "PUT", path: "/inApps/v2/transactions/consumption/1",
+            client: .consumption(transactionID: "1", body: body), simulated: true),
+        Endpoint(
+            name: "Send Consumption Information V1 (deprecated)", method: "PUT", path: "/inApps/v1/transactions/consumption/1",
+            client: .consumptionV1(transactionID: "1", body: body), simulated: true),
+        // Notifications
+        Endpoint(
+            name: "Get Notification History", method: "POST", path: "/inApps/v1/notifications/history", client: .notificationHistory(body: body), simulated: true),
+        Endpoint(name: "Request a Test Notification", method: "POST", path: "/inApps/v1/notifications/test", client: .requestTestNotification, simulated: true),
+        Endpoint(
+            name: "Get Test Notification Status", method: "GET", path: "/inApps/v1/notifications/test/t", client: .testNotificationStatus(token: "t"),
+            simulated: true),
+        // Retention Messaging API: images, messages, default messages, the realtime URL, the
+        // performance test. Models exist (ServerAPI/Models/RetentionMessaging); endpoints not yet.
+        Endpoint(name: "Upload Image", method: "PUT", path: "/inApps/v1/messaging/image/i", client: nil, simulated: false),
+        Endpoint(name: "Delete Image", method: "DELETE", path: "/inApps/v1/messaging/image/i", client: nil, simulated: false),
+        Endpoint(name: "Get Image List", method: "GET", path: "/inApps/v1/messaging/image/list", client: nil, simulated: false),
+        Endpoint(name: "Upload Message", method: "PUT", path: "/inApps/v1/messaging/message/m", client: nil, simulated: false),
+        Endpoint(name: "Delete Message", method: "DELETE", path: "/inApps/v1/messaging/message/m", client: nil, simulated: false),
+        Endpoint(name: "Get Message List", method: "GET", path: "/inApps/v1/messaging/message/list", client: nil, simulated: false),
+        Endpoint(name: "Configure Default Message", method: "PUT", path: "/inApps/v1/messaging/default/p/en-US", client: nil, simulated: false),
+        Endpoint(name: "Delete Default Message", method: "DELETE", path: "/inApps/v1/messaging/default/p/en-US", client: nil, simulated: false),
+        Endpoint(name: "Get Default Message", method: "GET", path: "/inApps/v1/messaging/default/p/en-US", client: nil, simulated: false),
+        Endpoint(name: "Configure Realtime URL", method: "PUT", path: "/inApps/v1/messaging/realtime/url", client: nil, simulated: false),
+        Endpoint(name: "Get Realtime URL", method: "GET", path: "/inApps/v1/messaging/realtime/url", client: nil, simulated: false),
+        Endpoint(name: "Delete Realtime URL", method: "DELETE", path: "/inApps/v1/messaging/realtime/url", client: nil, simulated: false),
+        Endpoint(name: "Initiate Performance Test", method: "POST", path: "/inApps/v1/messaging/performanceTest", client: nil, simulated: false),
+        Endpoint(name: "Get Performance Test Results", method: "GET", path: "/inApps/v1/messaging/performanceTest/result/r", client: nil, simulated: false),
+    ]
+
+    @Test(arguments: endpoints)
+    func theClientAndTheSimulatorHaveWhatTheInventorySays(_ endpoint: Endpoint) async throws {
+        if let client = endpoint.client {
+            #expect(client.method.rawValue == endpoint.method && client.path == endpoint.path)
+        }
+        let simulator = try await FidelityWorld.simulator(transport: RecordingTransport())
+        // Without a token: a route the simulator has is refused 401 (Apple checks the token after
+        // matching the path); one it lacks answers Apple's unknown-path 404.
+        let answer = await simulator.respond(toServerAPI: ServerAPIRequest(method: endpoint.method, path: endpoint.path))
+        #expect(answer.status == (endpoint.simulated ? 401 : 404), "\(endpoint.method) \(endpoint.path) answered \(answer.status)")
+    }
+}
