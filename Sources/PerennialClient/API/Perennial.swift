@@ -82,10 +82,35 @@ public actor Perennial {
         broadcaster.finish()
     }
 
-    /// Products for display.
+    /// Whether this device may pay at all (Screen Time, MDM): ask before showing a paywall, and
+    /// explain instead of offering buttons that cannot work.
+    public func canMakePayments() async -> Bool {
+        await store.canMakePayments()
+    }
+
+    /// Products for a paywall: the store's localized price, period and offers, plus the server's
+    /// judgement of the user's introductory-offer eligibility for those with one (nil when the
+    /// server cannot be reached: show the regular price).
     public func products(_ ids: [String]) async throws(PerennialError) -> [StoreProduct] {
+        var products: [StoreProduct]
         do {
-            return try await store.products(for: ids)
+            products = try await store.products(for: ids)
+        } catch {
+            throw .store(error)
+        }
+        let withIntro = products.filter { $0.introductoryOffer != nil }.map(\.id)
+        guard !withIntro.isEmpty,
+            let eligibility = try? await server.eligibility(productIDs: withIntro, appUserID: configuration.appUserID())
+        else { return products }
+        for index in products.indices { products[index].introEligibility = eligibility[products[index].id] }
+        return products
+    }
+
+    /// Shows the App Store's offer-code redemption sheet. A redeemed code arrives like a renewal,
+    /// through the store's updates: it is journaled, uploaded and published on ``subscriberUpdates``.
+    public func presentOfferCodeRedemption() async throws(PerennialError) {
+        do {
+            try await store.presentOfferCodeRedemption()
         } catch {
             throw .store(error)
         }
@@ -117,12 +142,17 @@ public actor Perennial {
         await cache.current(appUserID: configuration.appUserID())
     }
 
-    /// Re-sends every transaction that currently entitles the store's account for the current app
-    /// user (after a reinstall, on a new device, or after signing in), then answers the subscriber.
-    public func restorePurchases() async throws(PerennialError) -> Subscriber {
+    /// The "Restore Purchases" button: asks the App Store for the account's purchases
+    /// (`AppStore.sync` / `restoreCompletedTransactions`, which may ask the user to sign in; a
+    /// failure is ``StoreError/restoreFailed(_:)``), then re-sends every transaction that currently
+    /// entitles the account for the current app user and answers the subscriber. Pass
+    /// `syncWithAppStore: false` to re-send what the device already knows without any prompt
+    /// (after signing in to the app).
+    public func restorePurchases(syncWithAppStore: Bool = true) async throws(PerennialError) -> Subscriber {
         let appUserID = await configuration.appUserID()
         let transactions: [StoreTransaction]
         do {
+            if syncWithAppStore { try await store.restore() }
             transactions = try await store.currentEntitlements()
         } catch {
             throw .store(error)
@@ -134,6 +164,24 @@ public actor Perennial {
         }
         await uploader.deliverDue(urgent: keys)
         return try await subscriber()
+    }
+
+    /// Asks the App Store for a fresh app receipt and uploads it (apps on StoreKit 1, or a server
+    /// that reads the receipt). Distinct from ``restorePurchases(syncWithAppStore:)``: it replays no
+    /// transaction, and its failure is ``StoreError/receiptRefreshFailed(_:)``.
+    public func refreshReceipt() async throws(PerennialError) -> Subscriber {
+        let appUserID = await configuration.appUserID()
+        let receipt: String
+        do {
+            receipt = try await store.refreshReceipt()
+        } catch {
+            throw .store(error)
+        }
+        do {
+            return await cache.accept(try await server.postReceipt(receipt, appUserID: appUserID))
+        } catch {
+            throw .server(error)
+        }
     }
 
     /// Introductory-offer eligibility per product, as the server judges it for the current user.

@@ -37,6 +37,16 @@ actor FakeStore: StoreBackend {
         updatesContinuation.yield(addUnfinished(productID: productID))
     }
 
+    func canMakePayments() async -> Bool { true }
+
+    nonisolated var acceptsJWSPromotionalOffers: Bool { false }
+
+    func restore() async throws(StoreError) {}
+
+    func refreshReceipt() async throws(StoreError) -> String { throw .noReceipt }
+
+    func presentOfferCodeRedemption() async throws(StoreError) {}
+
     func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
         ids.map { StoreProduct(id: $0) }
     }
