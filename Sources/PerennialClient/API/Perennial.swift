@@ -63,9 +63,9 @@ public actor Perennial {
         guard listener == nil else { return }
         let updates = store.transactionUpdates()
         listener = Task { [weak self] in
-            for await transaction in updates {
+            for await batch in updates {
                 guard let self else { return }
-                await self.ingest([transaction])
+                await self.ingest(batch)
             }
         }
         await uploader.enableRetries()

@@ -82,7 +82,9 @@ public struct PerennialConfiguration: Sendable {
 
     private static func defaultJournalStore(directory: URL) -> any PersistentStore {
         #if canImport(Security)
-        KeychainStore(service: "dev.perennial.journal", account: directory.path)
+        // A fixed account, never a path: the container's path changes on reinstall and on
+        // container moves, and a journal filed under the old path would be lost with it.
+        KeychainStore(service: "dev.perennial.journal", account: "pending-transactions")
         #else
         FileStore(url: directory.appendingPathComponent("perennial-journal.json"))
         #endif

@@ -20,9 +20,11 @@ public protocol StoreBackend: Sendable {
     /// purchases made elsewhere while the app was closed, refunds.
     func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction]
     /// Transactions as they happen while the app runs (renewals, Ask to Buy approvals, purchases
-    /// on other devices, offer codes redeemed). Each call starts a new stream; the SDK listens
-    /// from `start()` on.
-    func transactionUpdates() -> AsyncStream<StoreTransaction>
+    /// on other devices, offer codes redeemed), in the batches the store delivers them (StoreKit 1
+    /// hands over forty at once at launch; the SDK journals a batch before uploading, so a batch of
+    /// receipt transactions is one upload). Each call starts a new stream; the SDK listens from
+    /// `start()` on.
+    func transactionUpdates() -> AsyncStream<[StoreTransaction]>
     /// Tells the store the transaction was delivered; it will not be handed out again.
     func finish(transactionID: String) async throws(StoreError)
     /// The transactions that currently entitle the user, for restoring purchases.

@@ -13,11 +13,11 @@ actor FakeStore: StoreBackend {
     private(set) var entitlements: [StoreTransaction] = []
     private var gate: Gate?
     private var nextID = 1
-    private nonisolated let updates: AsyncStream<StoreTransaction>
-    private nonisolated let updatesContinuation: AsyncStream<StoreTransaction>.Continuation
+    private nonisolated let updates: AsyncStream<[StoreTransaction]>
+    private nonisolated let updatesContinuation: AsyncStream<[StoreTransaction]>.Continuation
 
     init() {
-        (updates, updatesContinuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+        (updates, updatesContinuation) = AsyncStream.makeStream(of: [StoreTransaction].self)
     }
 
     func setMode(_ mode: Mode) { self.mode = mode }
@@ -34,7 +34,7 @@ actor FakeStore: StoreBackend {
 
     /// A transaction that happens while the app runs (a renewal, an Ask to Buy approval).
     func emitUpdate(productID: String) {
-        updatesContinuation.yield(addUnfinished(productID: productID))
+        updatesContinuation.yield([addUnfinished(productID: productID)])
     }
 
     func canMakePayments() async -> Bool { true }
@@ -63,7 +63,7 @@ actor FakeStore: StoreBackend {
 
     func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] { unfinished }
 
-    nonisolated func transactionUpdates() -> AsyncStream<StoreTransaction> { updates }
+    nonisolated func transactionUpdates() -> AsyncStream<[StoreTransaction]> { updates }
 
     func finish(transactionID: String) async throws(StoreError) {
         finishCalls[transactionID, default: 0] += 1

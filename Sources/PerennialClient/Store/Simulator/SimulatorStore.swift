@@ -82,15 +82,14 @@ public actor SimulatorStore: StoreBackend {
     ///
     /// "Seen" is by transaction id (and revocation), not by JWS: the simulator signs afresh on
     /// every poll and ECDSA signatures differ each time, so the bytes never repeat.
-    public nonisolated func transactionUpdates() -> AsyncStream<StoreTransaction> {
-        let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+    public nonisolated func transactionUpdates() -> AsyncStream<[StoreTransaction]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [StoreTransaction].self)
         let task = Task { [http, accountID, pollInterval] in
             var seen: Set<String> = []
             while !Task.isCancelled {
                 if let transactions = try? await Self.signedTransactions(http, ["simulator", "v1", "accounts", accountID, "unfinished"]) {
-                    for transaction in transactions where seen.insert(transaction.journalKey).inserted {
-                        continuation.yield(transaction)
-                    }
+                    let new = transactions.filter { seen.insert($0.journalKey).inserted }
+                    if !new.isEmpty { continuation.yield(new) }
                 }
                 try? await Task.sleep(for: pollInterval)
             }

@@ -17,7 +17,7 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
     private let lock = NSLock()
     private var purchases: [String: CheckedContinuation<Result<StorePurchaseResult, StoreError>, Never>] = [:]
     private var restores: [CheckedContinuation<Result<Void, StoreError>, Never>] = []
-    private var listeners: [UUID: AsyncStream<StoreTransaction>.Continuation] = [:]
+    private var listeners: [UUID: AsyncStream<[StoreTransaction]>.Continuation] = [:]
     private let receipt: AppReceipt
 
     /// Observes the default payment queue from now on (create it at launch); `receiptURL` says
@@ -55,8 +55,8 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
         completed(SKPaymentQueue.default().transactions)
     }
 
-    public func transactionUpdates() -> AsyncStream<StoreTransaction> {
-        let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+    public func transactionUpdates() -> AsyncStream<[StoreTransaction]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [StoreTransaction].self)
         let id = UUID()
         lock.withLock { listeners[id] = continuation }
         continuation.onTermination = { [weak self] _ in
@@ -135,9 +135,7 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
             }
         }
         guard !updates.isEmpty else { return }
-        for listener in lock.withLock({ Array(listeners.values) }) {
-            for update in updates { listener.yield(update) }
-        }
+        for listener in lock.withLock({ Array(listeners.values) }) { listener.yield(updates) }
     }
 
     public func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error) {

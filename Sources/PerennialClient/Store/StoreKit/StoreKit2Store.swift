@@ -72,10 +72,10 @@ public struct StoreKit2Store: StoreBackend {
         return transactions
     }
 
-    public func transactionUpdates() -> AsyncStream<StoreTransaction> {
-        let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+    public func transactionUpdates() -> AsyncStream<[StoreTransaction]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [StoreTransaction].self)
         let task = Task {
-            for await verification in Transaction.updates { continuation.yield(Self.transaction(verification)) }
+            for await verification in Transaction.updates { continuation.yield([Self.transaction(verification)]) }
             continuation.finish()
         }
         continuation.onTermination = { _ in task.cancel() }
