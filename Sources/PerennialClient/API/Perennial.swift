@@ -22,6 +22,8 @@ public actor Perennial {
     private let flow: PurchaseFlow
     private nonisolated let broadcaster = SubscriberBroadcaster()
     private var listener: Task<Void, Never>?
+    /// When this instance first answered from the offline fallback without any server answer.
+    private var firstFallbackUptime: TimeInterval?
 
     /// An SDK instance buying from `store` and talking to the configured server over `session`.
     public init(configuration: PerennialConfiguration, store: any StoreBackend, session: URLSession = .shared) {
@@ -125,16 +127,49 @@ public actor Perennial {
         }
     }
 
-    /// The current user's subscriber, fresh from the server; when the server cannot be reached, the
-    /// last answer for this user (``Subscriber/isStale`` says whether it is too old to rely on).
+    /// The current user's subscriber, fresh from the server. When the server cannot be reached: the
+    /// last answer for this user while it is fresh; then, when configured, the store's current
+    /// entitlements (``Subscriber/Source/storeFallback``) for at most the fallback limit; then the
+    /// last answer however old (``Subscriber/isStale``).
     public func subscriber() async throws(PerennialError) -> Subscriber {
         let appUserID = await configuration.appUserID()
         do {
             return await cache.accept(try await server.subscriber(appUserID: appUserID))
         } catch {
-            if let cached = await cache.current(appUserID: appUserID) { return cached }
+            let cached = await cache.current(appUserID: appUserID)
+            if let cached, !cached.isStale { return cached }
+            if let fallback = await storeFallback(appUserID: appUserID, cached: cached) { return fallback }
+            if let cached { return cached }
             throw .server(error)
         }
+    }
+
+    /// The offline fallback, or nil when it is off, past its limit, or the store cannot answer. The
+    /// time offline is the server-time estimate since the last answer (monotonic, so the device's
+    /// date plays no part); without any answer, the monotonic time since this instance first fell
+    /// back.
+    private func storeFallback(appUserID: String, cached: Subscriber?) async -> Subscriber? {
+        let mapping = configuration.offlineEntitlements
+        guard !mapping.isEmpty else { return nil }
+        let offline: TimeInterval
+        if let cached {
+            offline = cached.serverNow.timeIntervalSince(cached.lastServerContact)
+        } else {
+            let uptime = configuration.clock.uptime()
+            offline = uptime - (firstFallbackUptime ?? uptime)
+            if firstFallbackUptime == nil { firstFallbackUptime = uptime }
+        }
+        guard offline <= configuration.offlineFallbackLimit, let transactions = try? await store.currentEntitlements() else { return nil }
+        var entitlements: [String: Entitlement] = [:]
+        for transaction in transactions where transaction.revocationDate == nil {
+            guard let productID = transaction.productID else { continue }
+            for identifier in mapping[productID] ?? [] {
+                entitlements[identifier] = Entitlement(identifier: identifier, storeTransaction: transaction, productID: productID)
+            }
+        }
+        return Subscriber(
+            storeFallbackFor: appUserID, entitlements: entitlements, now: cached?.serverNow ?? configuration.clock.now(),
+            lastServerContact: cached?.lastServerContact)
     }
 
     /// The last server answer for the current user judged now, without asking the server.

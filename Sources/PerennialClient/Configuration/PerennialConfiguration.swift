@@ -31,6 +31,15 @@ public struct PerennialConfiguration: Sendable {
     public var cacheStore: any PersistentStore
     /// The device's clocks.
     public var clock: PerennialClock
+    /// The catalog's product → entitlements mapping, for the offline fallback: when the server
+    /// cannot be reached and no fresh answer is cached, entitlements come from the store's current
+    /// entitlements through it (``Subscriber/source`` says so). Empty turns the fallback off.
+    public var offlineEntitlements: [String: Set<String>] = [:]
+    /// How long after the server last answered (measured on the monotonic clock, so changing the
+    /// date does not extend it) the offline fallback may still answer. Three days by default: long
+    /// enough for a flight or a weekend without network, short enough that a blocked server does
+    /// not become free access.
+    public var offlineFallbackLimit: TimeInterval = 3 * 24 * 60 * 60
 
     /// A configuration storing its files in `directory` (the journal goes to the Keychain on Apple
     /// platforms, so an app reinstall does not lose a paid purchase that was never delivered).
