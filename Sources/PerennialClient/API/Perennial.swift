@@ -29,7 +29,7 @@ public actor Perennial {
     public init(configuration: PerennialConfiguration, store: any StoreBackend, session: URLSession = .shared) {
         let server = URLSessionServerAPI(
             baseURL: configuration.serverURL, publicKey: configuration.publicKey, userToken: configuration.userToken,
-            session: session)
+            answerSigningKey: configuration.answerSigningKey, session: session)
         self.init(configuration: configuration, store: store, server: server)
     }
 

@@ -35,6 +35,11 @@ public struct PerennialConfiguration: Sendable {
     /// cannot be reached and no fresh answer is cached, entitlements come from the store's current
     /// entitlements through it (``Subscriber/source`` says so). Empty turns the fallback off.
     public var offlineEntitlements: [String: Set<String>] = [:]
+    /// The server's answer-signing public key (Ed25519, 32 raw bytes; `perennial serve` prints it
+    /// when `answerSigning` is configured). When set, a subscriber answer without a valid signature
+    /// is refused (``ServerError/unverifiedAnswer(_:)``), so a proxy on the device's network cannot
+    /// grant entitlements. Nil (the default) accepts answers as TLS delivers them.
+    public var answerSigningKey: Data?
     /// How long after the server last answered (measured on the monotonic clock, so changing the
     /// date does not extend it) the offline fallback may still answer. Three days by default: long
     /// enough for a flight or a weekend without network, short enough that a blocked server does
