@@ -320,7 +320,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PerennialClientLiveTests",
-            dependencies: ["PerennialClient", "PerennialLiveHarness", "PerennialSimulator", "PerennialStorage", "PerennialCore"],
+            dependencies: [
+                "PerennialClient", "PerennialLiveHarness", "PerennialSimulator", "PerennialStorage", "PerennialCore", "PerennialServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

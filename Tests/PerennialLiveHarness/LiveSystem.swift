@@ -96,7 +96,7 @@ public final class LiveSystem: Sendable {
         transferPolicy: TransferPolicy = .transfer, faults: DeliveryFaults = .none, userTokens: Bool = false,
         catalogJSON: String = LiveCatalog.json, billingGracePeriodDays: Int? = 16, serverAPI: Bool = true,
         reconciliation: ReconciliationOptions? = ReconciliationOptions(), webhooks: [WebhookEndpoint] = [],
-        webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions()
+        webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions(), answerSigningKey: SecretValue? = nil
     ) async throws -> LiveSystem {
         var logger = Logger(label: "perennial.live")
         logger.logLevel = .error
@@ -128,6 +128,7 @@ public final class LiveSystem: Sendable {
             transferPolicy: transferPolicy, userTokens: userTokenSecret.map { UserTokenConfiguration(hs256Secret: SecretValue($0)) })
         if !serverAPI { appConfiguration.serverAPI = nil }
         appConfiguration.webhooks = webhooks
+        appConfiguration.answerSigningKey = answerSigningKey
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let storage = try SQLiteStorage(path: directory.appendingPathComponent("perennial.sqlite").path)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 public import PerennialAppStore
 public import PerennialCore
@@ -93,7 +94,20 @@ extension AppContext {
                     url: endpoint.url,
                     secret: Array(try endpoint.secret.resolve(field: "apps.\(name).webhooks[\(index)].secret", environment: environment).utf8))
             },
+            answerSigner: try Self.answerSigner(app, name: name, environment: environment),
             publicKeys: publicKeys, publicKeyDigests: publicKeys.map(ConstantTime.digest))
+    }
+
+    private static func answerSigner(
+        _ app: AppConfiguration, name: String, environment: [String: String]
+    ) throws(ConfigurationError) -> Curve25519.Signing.PrivateKey? {
+        guard let secret = app.answerSigningKey else { return nil }
+        let field = "apps.\(name).answerSigningKey"
+        let text = try secret.resolve(field: field, environment: environment).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let raw = Data(base64Encoded: text), let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
+            throw .invalidValue(field: field, value: "(secret)", reason: "not the base64 of a 32-byte Ed25519 private key")
+        }
+        return key
     }
 
     private static func certificates(_ sources: [CertificateSource], app: String) throws(ConfigurationError) -> [Certificate] {

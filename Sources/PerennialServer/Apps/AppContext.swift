@@ -1,3 +1,4 @@
+public import Crypto
 import Foundation
 public import PerennialAppStore
 public import PerennialCore
@@ -23,6 +24,8 @@ public struct AppContext: Sendable {
     public let userTokens: UserTokenVerifier?
     /// Where the webhook job delivers the app's events.
     public let webhooks: [WebhookTarget]
+    /// Signs subscriber answers when configured (`answerSigningKey`).
+    public let answerSigner: Curve25519.Signing.PrivateKey?
     /// Keys authenticating the app's clients, as bytes.
     let publicKeys: [[UInt8]]
     /// Their ``ConstantTime/digest(_:)``s, which every client request is compared with.

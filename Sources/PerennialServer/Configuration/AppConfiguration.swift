@@ -30,6 +30,10 @@ public struct AppConfiguration: Sendable, Decodable {
     /// How long after a period ends without renewal evidence reconciliation asks Apple (an hour
     /// by default; a simulator at sandbox speed, where a month lasts minutes, wants seconds).
     public var reconciliationMargin: TimeInterval
+    /// The Ed25519 private key (base64 of its 32 raw bytes) signing every subscriber answer
+    /// (`X-Perennial-Signature`), so the SDK, given the public key, refuses answers a proxy on the
+    /// device's network rewrote or forged. Off when absent.
+    public var answerSigningKey: SecretValue?
 
     public init(
         id: String,
@@ -45,7 +49,8 @@ public struct AppConfiguration: Sendable, Decodable {
         promotionalOffers: SigningKeyConfiguration? = nil,
         userTokens: UserTokenConfiguration? = nil,
         webhooks: [WebhookEndpoint] = [],
-        reconciliationMargin: TimeInterval = ReconciliationPolicy().margin
+        reconciliationMargin: TimeInterval = ReconciliationPolicy().margin,
+        answerSigningKey: SecretValue? = nil
     ) {
         self.id = id
         self.bundleID = bundleID
@@ -61,6 +66,7 @@ public struct AppConfiguration: Sendable, Decodable {
         self.userTokens = userTokens
         self.webhooks = webhooks
         self.reconciliationMargin = reconciliationMargin
+        self.answerSigningKey = answerSigningKey
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -70,6 +76,7 @@ public struct AppConfiguration: Sendable, Decodable {
         case catalog, environments, publicKeys, transferPolicy, trustedRoots, receipts, serverAPI, promotionalOffers, userTokens
         case webhooks
         case reconciliationMargin = "reconciliationMarginSeconds"
+        case answerSigningKey
     }
 
     public init(from decoder: any Decoder) throws {
@@ -89,7 +96,8 @@ public struct AppConfiguration: Sendable, Decodable {
             promotionalOffers: try container.decodeIfPresent(SigningKeyConfiguration.self, forKey: .promotionalOffers),
             userTokens: try container.decodeIfPresent(UserTokenConfiguration.self, forKey: .userTokens),
             webhooks: try container.decodeIfPresent([WebhookEndpoint].self, forKey: .webhooks) ?? [],
-            reconciliationMargin: try container.decodeIfPresent(TimeInterval.self, forKey: .reconciliationMargin) ?? ReconciliationPolicy().margin)
+            reconciliationMargin: try container.decodeIfPresent(TimeInterval.self, forKey: .reconciliationMargin) ?? ReconciliationPolicy().margin,
+            answerSigningKey: try container.decodeIfPresent(SecretValue.self, forKey: .answerSigningKey))
     }
 
     /// The same configuration with every relative file path made absolute against `directory`.
@@ -102,6 +110,7 @@ public struct AppConfiguration: Sendable, Decodable {
         copy.serverAPI = serverAPI?.resolvingPaths(relativeTo: directory)
         copy.promotionalOffers = promotionalOffers?.resolvingPaths(relativeTo: directory)
         copy.userTokens = userTokens?.resolvingPaths(relativeTo: directory)
+        copy.answerSigningKey = answerSigningKey?.resolvingPath(relativeTo: directory)
         copy.webhooks = webhooks.map { WebhookEndpoint(url: $0.url, secret: $0.secret.resolvingPath(relativeTo: directory)) }
         return copy
     }
