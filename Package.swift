@@ -142,6 +142,16 @@ let package = Package(
         ),
         .target(
             name: "PerennialClient",
+            dependencies: [
+                .target(name: "StoreKitInterface", condition: .when(platforms: [.linux])),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // StoreKit's public API as the client's adapters use it, so they compile and are tested on
+        // Linux; never a product, never linked on Apple platforms (the real StoreKit is used there).
+        .target(
+            name: "StoreKitInterface",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -304,12 +314,19 @@ let package = Package(
         ),
         .testTarget(
             name: "PerennialClientTests",
-            dependencies: ["PerennialClient"],
+            dependencies: [
+                "PerennialClient",
+                .target(name: "StoreKitInterface", condition: .when(platforms: [.linux])),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PerennialClientLiveTests",
-            dependencies: ["PerennialClient", "PerennialLiveHarness", "PerennialSimulator", "PerennialStorage", "PerennialCore"],
+            dependencies: [
+                "PerennialClient", "PerennialLiveHarness", "PerennialSimulator", "PerennialStorage", "PerennialCore", "PerennialServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

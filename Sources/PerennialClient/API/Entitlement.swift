@@ -16,6 +16,16 @@ public struct Entitlement: Sendable, Equatable {
     /// The latest transaction of that subscription.
     public let transactionID: String
 
+    /// An entitlement the offline fallback grants from a store transaction.
+    init(identifier: String, storeTransaction transaction: StoreTransaction, productID: String) {
+        self.identifier = identifier
+        self.isActive = true
+        self.productID = productID
+        self.expiresDate = nil
+        self.originalTransactionID = transaction.originalTransactionID ?? transaction.transactionID
+        self.transactionID = transaction.transactionID
+    }
+
     init(identifier: String, server: ServerEntitlement, serverNow: Date) {
         self.identifier = identifier
         self.isActive = server.isActive && (server.expiresDate.map { $0 > serverNow } ?? true)

@@ -22,12 +22,14 @@ public actor Perennial {
     private let flow: PurchaseFlow
     private nonisolated let broadcaster = SubscriberBroadcaster()
     private var listener: Task<Void, Never>?
+    /// When this instance first answered from the offline fallback without any server answer.
+    private var firstFallbackUptime: TimeInterval?
 
     /// An SDK instance buying from `store` and talking to the configured server over `session`.
     public init(configuration: PerennialConfiguration, store: any StoreBackend, session: URLSession = .shared) {
         let server = URLSessionServerAPI(
             baseURL: configuration.serverURL, publicKey: configuration.publicKey, userToken: configuration.userToken,
-            session: session)
+            answerSigningKey: configuration.answerSigningKey, session: session)
         self.init(configuration: configuration, store: store, server: server)
     }
 
@@ -63,9 +65,9 @@ public actor Perennial {
         guard listener == nil else { return }
         let updates = store.transactionUpdates()
         listener = Task { [weak self] in
-            for await transaction in updates {
+            for await batch in updates {
                 guard let self else { return }
-                await self.ingest([transaction])
+                await self.ingest(batch)
             }
         }
         await uploader.enableRetries()
@@ -82,10 +84,35 @@ public actor Perennial {
         broadcaster.finish()
     }
 
-    /// Products for display.
+    /// Whether this device may pay at all (Screen Time, MDM): ask before showing a paywall, and
+    /// explain instead of offering buttons that cannot work.
+    public func canMakePayments() async -> Bool {
+        await store.canMakePayments()
+    }
+
+    /// Products for a paywall: the store's localized price, period and offers, plus the server's
+    /// judgement of the user's introductory-offer eligibility for those with one (nil when the
+    /// server cannot be reached: show the regular price).
     public func products(_ ids: [String]) async throws(PerennialError) -> [StoreProduct] {
+        var products: [StoreProduct]
         do {
-            return try await store.products(for: ids)
+            products = try await store.products(for: ids)
+        } catch {
+            throw .store(error)
+        }
+        let withIntro = products.filter { $0.introductoryOffer != nil }.map(\.id)
+        guard !withIntro.isEmpty,
+            let eligibility = try? await server.eligibility(productIDs: withIntro, appUserID: configuration.appUserID())
+        else { return products }
+        for index in products.indices { products[index].introEligibility = eligibility[products[index].id] }
+        return products
+    }
+
+    /// Shows the App Store's offer-code redemption sheet. A redeemed code arrives like a renewal,
+    /// through the store's updates: it is journaled, uploaded and published on ``subscriberUpdates``.
+    public func presentOfferCodeRedemption() async throws(PerennialError) {
+        do {
+            try await store.presentOfferCodeRedemption()
         } catch {
             throw .store(error)
         }
@@ -100,16 +127,49 @@ public actor Perennial {
         }
     }
 
-    /// The current user's subscriber, fresh from the server; when the server cannot be reached, the
-    /// last answer for this user (``Subscriber/isStale`` says whether it is too old to rely on).
+    /// The current user's subscriber, fresh from the server. When the server cannot be reached: the
+    /// last answer for this user while it is fresh; then, when configured, the store's current
+    /// entitlements (``Subscriber/Source/storeFallback``) for at most the fallback limit; then the
+    /// last answer however old (``Subscriber/isStale``).
     public func subscriber() async throws(PerennialError) -> Subscriber {
         let appUserID = await configuration.appUserID()
         do {
             return await cache.accept(try await server.subscriber(appUserID: appUserID))
         } catch {
-            if let cached = await cache.current(appUserID: appUserID) { return cached }
+            let cached = await cache.current(appUserID: appUserID)
+            if let cached, !cached.isStale { return cached }
+            if let fallback = await storeFallback(appUserID: appUserID, cached: cached) { return fallback }
+            if let cached { return cached }
             throw .server(error)
         }
+    }
+
+    /// The offline fallback, or nil when it is off, past its limit, or the store cannot answer. The
+    /// time offline is the server-time estimate since the last answer (monotonic, so the device's
+    /// date plays no part); without any answer, the monotonic time since this instance first fell
+    /// back.
+    private func storeFallback(appUserID: String, cached: Subscriber?) async -> Subscriber? {
+        let mapping = configuration.offlineEntitlements
+        guard !mapping.isEmpty else { return nil }
+        let offline: TimeInterval
+        if let cached {
+            offline = cached.serverNow.timeIntervalSince(cached.lastServerContact)
+        } else {
+            let uptime = configuration.clock.uptime()
+            offline = uptime - (firstFallbackUptime ?? uptime)
+            if firstFallbackUptime == nil { firstFallbackUptime = uptime }
+        }
+        guard offline <= configuration.offlineFallbackLimit, let transactions = try? await store.currentEntitlements() else { return nil }
+        var entitlements: [String: Entitlement] = [:]
+        for transaction in transactions where transaction.revocationDate == nil {
+            guard let productID = transaction.productID else { continue }
+            for identifier in mapping[productID] ?? [] {
+                entitlements[identifier] = Entitlement(identifier: identifier, storeTransaction: transaction, productID: productID)
+            }
+        }
+        return Subscriber(
+            storeFallbackFor: appUserID, entitlements: entitlements, now: cached?.serverNow ?? configuration.clock.now(),
+            lastServerContact: cached?.lastServerContact)
     }
 
     /// The last server answer for the current user judged now, without asking the server.
@@ -117,12 +177,17 @@ public actor Perennial {
         await cache.current(appUserID: configuration.appUserID())
     }
 
-    /// Re-sends every transaction that currently entitles the store's account for the current app
-    /// user (after a reinstall, on a new device, or after signing in), then answers the subscriber.
-    public func restorePurchases() async throws(PerennialError) -> Subscriber {
+    /// The "Restore Purchases" button: asks the App Store for the account's purchases
+    /// (`AppStore.sync` / `restoreCompletedTransactions`, which may ask the user to sign in; a
+    /// failure is ``StoreError/restoreFailed(_:)``), then re-sends every transaction that currently
+    /// entitles the account for the current app user and answers the subscriber. Pass
+    /// `syncWithAppStore: false` to re-send what the device already knows without any prompt
+    /// (after signing in to the app).
+    public func restorePurchases(syncWithAppStore: Bool = true) async throws(PerennialError) -> Subscriber {
         let appUserID = await configuration.appUserID()
         let transactions: [StoreTransaction]
         do {
+            if syncWithAppStore { try await store.restore() }
             transactions = try await store.currentEntitlements()
         } catch {
             throw .store(error)
@@ -134,6 +199,24 @@ public actor Perennial {
         }
         await uploader.deliverDue(urgent: keys)
         return try await subscriber()
+    }
+
+    /// Asks the App Store for a fresh app receipt and uploads it (apps on StoreKit 1, or a server
+    /// that reads the receipt). Distinct from ``restorePurchases(syncWithAppStore:)``: it replays no
+    /// transaction, and its failure is ``StoreError/receiptRefreshFailed(_:)``.
+    public func refreshReceipt() async throws(PerennialError) -> Subscriber {
+        let appUserID = await configuration.appUserID()
+        let receipt: String
+        do {
+            receipt = try await store.refreshReceipt()
+        } catch {
+            throw .store(error)
+        }
+        do {
+            return await cache.accept(try await server.postReceipt(receipt, appUserID: appUserID))
+        } catch {
+            throw .server(error)
+        }
     }
 
     /// Introductory-offer eligibility per product, as the server judges it for the current user.

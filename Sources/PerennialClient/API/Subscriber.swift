@@ -20,6 +20,18 @@ public struct Subscriber: Sendable, Equatable {
     public let isStale: Bool
     /// Present when the answer moved a purchase from another app user.
     public let transfer: SubscriberTransfer?
+    /// Where the entitlements come from.
+    public let source: Source
+
+    /// Where a ``Subscriber``'s entitlements come from.
+    public enum Source: Sendable, Equatable {
+        /// The server's answer (fresh or cached).
+        case server
+        /// The server could not be reached: the store's current entitlements mapped through the
+        /// catalog (``PerennialConfiguration/offlineEntitlements``), unverified by the server and
+        /// given for at most ``PerennialConfiguration/offlineFallbackLimit``.
+        case storeFallback
+    }
 
     init(response: SubscriberResponse, serverNow: Date, isStale: Bool) {
         self.appUserID = response.subscriber.appUserID
@@ -33,6 +45,20 @@ public struct Subscriber: Sendable, Equatable {
         self.lastServerContact = response.serverTime
         self.isStale = isStale
         self.transfer = response.transfer
+        self.source = .server
+    }
+
+    /// The offline fallback's view: entitlements granted by the store's current transactions.
+    init(storeFallbackFor appUserID: String, entitlements: [String: Entitlement], now: Date, lastServerContact: Date?) {
+        self.appUserID = appUserID
+        self.entitlements = entitlements
+        self.subscriptions = []
+        self.purchases = []
+        self.serverNow = now
+        self.lastServerContact = lastServerContact ?? .distantPast
+        self.isStale = true
+        self.transfer = nil
+        self.source = .storeFallback
     }
 
     /// Identifiers of the entitlements active now: what the app unlocks.

@@ -31,6 +31,20 @@ public struct PerennialConfiguration: Sendable {
     public var cacheStore: any PersistentStore
     /// The device's clocks.
     public var clock: PerennialClock
+    /// The catalog's product → entitlements mapping, for the offline fallback: when the server
+    /// cannot be reached and no fresh answer is cached, entitlements come from the store's current
+    /// entitlements through it (``Subscriber/source`` says so). Empty turns the fallback off.
+    public var offlineEntitlements: [String: Set<String>] = [:]
+    /// The server's answer-signing public key (Ed25519, 32 raw bytes; `perennial serve` prints it
+    /// when `answerSigning` is configured). When set, a subscriber answer without a valid signature
+    /// is refused (``ServerError/unverifiedAnswer(_:)``), so a proxy on the device's network cannot
+    /// grant entitlements. Nil (the default) accepts answers as TLS delivers them.
+    public var answerSigningKey: Data?
+    /// How long after the server last answered (measured on the monotonic clock, so changing the
+    /// date does not extend it) the offline fallback may still answer. Three days by default: long
+    /// enough for a flight or a weekend without network, short enough that a blocked server does
+    /// not become free access.
+    public var offlineFallbackLimit: TimeInterval = 3 * 24 * 60 * 60
 
     /// A configuration storing its files in `directory` (the journal goes to the Keychain on Apple
     /// platforms, so an app reinstall does not lose a paid purchase that was never delivered).
@@ -82,7 +96,9 @@ public struct PerennialConfiguration: Sendable {
 
     private static func defaultJournalStore(directory: URL) -> any PersistentStore {
         #if canImport(Security)
-        KeychainStore(service: "dev.perennial.journal", account: directory.path)
+        // A fixed account, never a path: the container's path changes on reinstall and on
+        // container moves, and a journal filed under the old path would be lost with it.
+        KeychainStore(service: "dev.perennial.journal", account: "pending-transactions")
         #else
         FileStore(url: directory.appendingPathComponent("perennial-journal.json"))
         #endif

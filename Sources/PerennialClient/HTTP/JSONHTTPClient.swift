@@ -31,6 +31,14 @@ struct JSONHTTPClient: Sendable {
     func send(
         _ method: String, _ components: [String], body: (some Encodable & Sendable)?, headers: [String: String] = [:]
     ) async throws(ServerError) -> Data {
+        try await sendReadingHeader(method, components, body: body, headers: headers, header: nil).body
+    }
+
+    /// Sends one request and answers the raw body of a 2xx response with the value of `header`.
+    func sendReadingHeader(
+        _ method: String, _ components: [String], body: (some Encodable & Sendable)?, headers: [String: String] = [:],
+        header: String?
+    ) async throws(ServerError) -> (body: Data, header: String?) {
         var request = URLRequest(url: try url(components))
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -43,28 +51,28 @@ struct JSONHTTPClient: Sendable {
             }
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, status) = try await exchange(request)
-        guard (200..<300).contains(status) else {
+        let (data, response) = try await exchange(request)
+        guard (200..<300).contains(response.statusCode) else {
             let failure = try? WireJSON.decoder().decode(ErrorBody.self, from: data)
-            throw .http(status: status, code: failure?.error, message: failure?.message)
+            throw .http(status: response.statusCode, code: failure?.error, message: failure?.message)
         }
-        return data
+        return (data, header.flatMap { response.value(forHTTPHeaderField: $0) })
     }
 
-    /// One HTTP exchange: the body and the status code.
-    private func exchange(_ request: URLRequest) async throws(ServerError) -> (Data, Int) {
+    /// One HTTP exchange: the body and the response.
+    private func exchange(_ request: URLRequest) async throws(ServerError) -> (Data, HTTPURLResponse) {
         #if canImport(FoundationNetworking)
         // swift-corelibs-foundation's async `data(for:)` can deadlock when its task is cancelled
         // while the answer is being delivered: the cancellation holds the task's status lock and
         // waits for the session's queue, the delivery holds that queue and waits for the lock
         // (seen when `Perennial.stop()` cancelled a poll). The completion-handler API has no
         // cancellation hook: a cancelled caller gets the answer, or the request's timeout.
-        let result: Result<(Data, Int), ServerError> = await withCheckedContinuation { continuation in
+        let result: Result<(Data, HTTPURLResponse), ServerError> = await withCheckedContinuation { continuation in
             session.dataTask(with: request) { data, response, error in
                 if let error {
                     continuation.resume(returning: .failure(.unreachable(String(describing: error))))
-                } else if let status = (response as? HTTPURLResponse)?.statusCode {
-                    continuation.resume(returning: .success((data ?? Data(), status)))
+                } else if let response = response as? HTTPURLResponse {
+                    continuation.resume(returning: .success((data ?? Data(), response)))
                 } else {
                     continuation.resume(returning: .failure(.decoding("not an HTTP response")))
                 }
@@ -80,7 +88,7 @@ struct JSONHTTPClient: Sendable {
             throw .unreachable(String(describing: error))
         }
         guard let http = response as? HTTPURLResponse else { throw .decoding("not an HTTP response") }
-        return (data, http.statusCode)
+        return (data, http)
         #endif
     }
 

@@ -5,7 +5,8 @@ import Foundation
 struct PendingTransaction: Codable, Sendable, Hashable {
     /// The journal's identity (``StoreTransaction/journalKey``).
     let key: String
-    let transaction: StoreTransaction
+    /// Its proof may be replaced by a newer receipt covering it (see ``PendingTransactionJournal``).
+    var transaction: StoreTransaction
     /// The app user at the moment of recording: a later user switch does not move the purchase.
     let appUserID: String
     let origin: TransactionOrigin

@@ -48,7 +48,9 @@ struct PendingTransactionJournal: Sendable {
     let capacity: Int
     let backoff: BackoffPolicy
     private(set) var entries: [String: PendingTransaction]
-    private(set) var inFlight: Set<String> = []
+    /// Entries being uploaded, each mapped to the key of the entry whose request carries it (itself,
+    /// or the first entry of a receipt batch).
+    private(set) var inFlight: [String: String] = [:]
     private var delivered: [String]
     private var deliveredKeys: Set<String>
 
@@ -86,25 +88,52 @@ struct PendingTransactionJournal: Sendable {
         if entries.count >= capacity { evictAcknowledged() }
         if entries.count >= capacity, origin != .purchase { return .refused(capacity: capacity) }
         entries[key] = PendingTransaction(transaction: transaction, appUserID: appUserID, origin: origin, recordedAt: now)
+        if case .appReceipt(let receipt) = transaction.evidence { coalesce(receipt, appUserID: appUserID) }
         return .recorded
     }
 
-    /// Picks the entries to upload now, marks them in flight and returns them: due entries not
-    /// already in flight, purchases first, then oldest first, keeping at most `limit` in flight in
-    /// total. `excluding` keeps one drain from retrying an entry it just tried; `urgent` entries
-    /// ignore their backoff (a purchase the user is waiting for).
-    mutating func startUploads(now: Date, limit: Int, excluding: Set<String> = [], urgent: Set<String> = []) -> [PendingTransaction] {
-        let free = limit - inFlight.count
-        guard free > 0 else { return [] }
-        let chosen = entries.values
+    /// **Receipts coalesce.** StoreKit 1 proves a transaction with the whole app receipt, and a
+    /// later receipt lists everything an earlier one did. So every waiting receipt entry of the user
+    /// takes the newest receipt, and ``startUploads(now:limit:excluding:urgent:)`` sends entries
+    /// sharing a receipt in one request: a launch flood of forty transactions is one upload.
+    private mutating func coalesce(_ receipt: String, appUserID: String) {
+        for (key, entry) in entries
+        where entry.appUserID == appUserID && entry.acknowledgedAt == nil && inFlight[key] == nil {
+            guard case .appReceipt(let old) = entry.transaction.evidence, old != receipt else { continue }
+            entries[key]?.transaction.evidence = .appReceipt(receipt)
+        }
+    }
+
+    /// Picks the requests to send now, marks their entries in flight and returns them: due entries
+    /// not already in flight, purchases first, then oldest first, keeping at most `limit` requests in
+    /// flight in total. An entry proven by a receipt brings along every other waiting entry of the
+    /// same user with the same receipt (one request answers for all). `excluding` keeps one drain
+    /// from retrying an entry it just tried; `urgent` entries ignore their backoff (a purchase the
+    /// user is waiting for).
+    mutating func startUploads(now: Date, limit: Int, excluding: Set<String> = [], urgent: Set<String> = []) -> [[PendingTransaction]] {
+        var free = limit - Set(inFlight.values).count
+        var batches: [[PendingTransaction]] = []
+        let candidates = entries.values
             .filter { entry in
-                entry.acknowledgedAt == nil && !inFlight.contains(entry.key) && !excluding.contains(entry.key)
+                entry.acknowledgedAt == nil && inFlight[entry.key] == nil && !excluding.contains(entry.key)
                     && (urgent.contains(entry.key) || isDue(entry, now: now))
             }
             .sorted(by: Self.uploadOrder)
-            .prefix(free)
-        for entry in chosen { inFlight.insert(entry.key) }
-        return Array(chosen)
+        for leader in candidates where free > 0 && inFlight[leader.key] == nil {
+            var batch = [leader]
+            if case .appReceipt = leader.transaction.evidence {
+                batch += entries.values
+                    .filter { entry in
+                        entry.key != leader.key && entry.acknowledgedAt == nil && inFlight[entry.key] == nil
+                            && entry.appUserID == leader.appUserID && entry.transaction.evidence == leader.transaction.evidence
+                    }
+                    .sorted(by: Self.uploadOrder)
+            }
+            for entry in batch { inFlight[entry.key] = leader.key }
+            batches.append(batch)
+            free -= 1
+        }
+        return batches
     }
 
     /// Whether a drain that already tried `excluding` still has something to wait for: an entry it
@@ -112,13 +141,13 @@ struct PendingTransactionJournal: Sendable {
     func hasWork(now: Date, excluding: Set<String>, urgent: Set<String>) -> Bool {
         entries.values.contains { entry in
             entry.acknowledgedAt == nil && !excluding.contains(entry.key)
-                && (inFlight.contains(entry.key) || urgent.contains(entry.key) || isDue(entry, now: now))
+                && (inFlight[entry.key] != nil || urgent.contains(entry.key) || isDue(entry, now: now))
         }
     }
 
     /// The server acknowledged the entry.
     mutating func uploadSucceeded(key: String, now: Date) -> AcknowledgedAction {
-        inFlight.remove(key)
+        inFlight[key] = nil
         guard var entry = entries[key] else { return .forget }
         guard entry.origin.needsFinish else {
             finished(key: key)
@@ -133,7 +162,7 @@ struct PendingTransactionJournal: Sendable {
     /// The upload failed; the entry waits for its backoff. Returns when it becomes due again.
     @discardableResult
     mutating func uploadFailed(key: String, reason: String, now: Date) -> Date? {
-        inFlight.remove(key)
+        inFlight[key] = nil
         guard var entry = entries[key] else { return nil }
         entry.failures += 1
         entry.lastError = reason
@@ -146,7 +175,7 @@ struct PendingTransactionJournal: Sendable {
     /// removed and its key remembered as delivered.
     mutating func finished(key: String) {
         entries[key] = nil
-        inFlight.remove(key)
+        inFlight[key] = nil
         guard deliveredKeys.insert(key).inserted else { return }
         delivered.append(key)
         if delivered.count > Self.deliveredMemory {
@@ -158,7 +187,7 @@ struct PendingTransactionJournal: Sendable {
     /// when nothing waits.
     func nextAttemptDate(now: Date) -> Date? {
         entries.values
-            .filter { $0.acknowledgedAt == nil && !inFlight.contains($0.key) }
+            .filter { $0.acknowledgedAt == nil && inFlight[$0.key] == nil }
             .map { min($0.nextAttemptAt, now.addingTimeInterval(backoff.maximumDelay)) }
             .min()
     }
@@ -171,7 +200,7 @@ struct PendingTransactionJournal: Sendable {
     /// Drops acknowledged entries, oldest first, until there is room.
     private mutating func evictAcknowledged() {
         let evictable = entries.values
-            .filter { $0.acknowledgedAt != nil && !inFlight.contains($0.key) }
+            .filter { $0.acknowledgedAt != nil && inFlight[$0.key] == nil }
             .sorted(by: Self.uploadOrder)
         for entry in evictable where entries.count >= capacity {
             entries[entry.key] = nil

@@ -12,6 +12,7 @@ struct PurchaseFlow: Sendable {
 
     func run(productID: String, appUserID: String, options: PurchaseOptions) async -> PurchaseResult {
         var offer = options.offer
+        if let offerID = options.winBackOfferID { offer = StoreOffer(type: "winBack", id: offerID) }
         if let offerID = options.promotionalOfferID {
             do {
                 let signature = try await server.signOffer(productID: productID, offerID: offerID, appUserID: appUserID)

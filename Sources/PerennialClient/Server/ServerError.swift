@@ -8,6 +8,10 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case decoding(String)
     /// The request could not even be built (for example an unusable URL).
     case invalidRequest(String)
+    /// Signed answers are configured and this answer's signature is missing or does not verify:
+    /// something between the device and the server (a proxy) changed or forged it. Nothing in it
+    /// was used.
+    case unverifiedAnswer(String)
 
     /// Whether trying again later can succeed: transport failures, 5xx, 408 and 429.
     ///
@@ -17,7 +21,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreachable: true
         case .http(let status, _, _): status >= 500 || status == 408 || status == 429
-        case .decoding, .invalidRequest: false
+        case .decoding, .invalidRequest, .unverifiedAnswer: false
         }
     }
 
@@ -29,6 +33,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
             "server answered HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
         case .decoding(let reason): "server answer not understood: \(reason)"
         case .invalidRequest(let reason): "request could not be built: \(reason)"
+        case .unverifiedAnswer(let reason): "server answer refused: \(reason)"
         }
     }
 }

@@ -8,14 +8,34 @@ public struct SignedOffer: Codable, Sendable, Hashable {
     public var nonce: String
     /// The signing time in epoch milliseconds.
     public var timestamp: Int64
-    /// The base64 signature.
+    /// The base64 signature (the legacy form every StoreKit accepts).
     public var signature: String
+    /// The same offer signed as a compact JWS (the form Apple added to StoreKit 2), when the server
+    /// produced one.
+    public var compactJWS: String?
 
     /// A signed offer.
-    public init(keyIdentifier: String, nonce: String, timestamp: Int64, signature: String) {
+    public init(keyIdentifier: String, nonce: String, timestamp: Int64, signature: String, compactJWS: String? = nil) {
         self.keyIdentifier = keyIdentifier
         self.nonce = nonce
         self.timestamp = timestamp
         self.signature = signature
+        self.compactJWS = compactJWS
     }
+
+    /// The form to hand the store: the JWS when both the store accepts it and the server produced
+    /// it (Apple's direction of travel; the legacy call is deprecated from iOS 26), the legacy
+    /// signature otherwise.
+    public func form(storeAcceptsJWS: Bool) -> PromotionalOfferForm {
+        if storeAcceptsJWS, let compactJWS { return .compactJWS(compactJWS) }
+        return .legacy(keyIdentifier: keyIdentifier, nonce: nonce, timestamp: timestamp, signature: signature)
+    }
+}
+
+/// How a promotional offer's signature is handed to the store.
+public enum PromotionalOfferForm: Sendable, Hashable {
+    /// `promotionalOffer(offerID:keyID:nonce:signature:timestamp:)` / `SKPaymentDiscount`.
+    case legacy(keyIdentifier: String, nonce: String, timestamp: Int64, signature: String)
+    /// `promotionalOffer(_:compactJWS:)`.
+    case compactJWS(String)
 }

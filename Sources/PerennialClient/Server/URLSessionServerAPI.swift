@@ -8,28 +8,42 @@ public struct URLSessionServerAPI: ServerAPI {
     private let http: JSONHTTPClient
     private let publicKey: String
     private let userToken: (@Sendable (_ appUserID: String) async throws -> String?)?
+    private let verifier: AnswerVerifier?
 
     /// A client for the server at `baseURL` (the `/v1` routes are appended) authenticating with the
-    /// app's public key and, when given, the developer backend's user token.
+    /// app's public key and, when given, the developer backend's user token. With
+    /// `answerSigningKey` (the server's Ed25519 public key, 32 raw bytes) every subscriber answer
+    /// must carry the server's signature or is refused with ``ServerError/unverifiedAnswer(_:)``.
     public init(
         baseURL: URL, publicKey: String, userToken: (@Sendable (_ appUserID: String) async throws -> String?)? = nil,
-        session: URLSession = .shared
+        answerSigningKey: Data? = nil, session: URLSession = .shared
     ) {
         self.http = JSONHTTPClient(baseURL: baseURL, session: session)
         self.publicKey = publicKey
         self.userToken = userToken
+        self.verifier = answerSigningKey.map(AnswerVerifier.init(publicKey:))
     }
 
     public func postTransaction(_ signedTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
-        try await send("POST", appUserID, ["transactions"], body: SignedTransactionBody(signedTransaction: signedTransaction))
+        try await answer("POST", appUserID, ["transactions"], body: SignedTransactionBody(signedTransaction: signedTransaction))
     }
 
     public func postReceipt(_ receipt: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
-        try await send("POST", appUserID, ["receipts"], body: ReceiptBody(receipt: receipt))
+        try await answer("POST", appUserID, ["receipts"], body: ReceiptBody(receipt: receipt))
     }
 
     public func subscriber(appUserID: String) async throws(ServerError) -> SubscriberResponse {
-        try await send("GET", appUserID, [], body: NoBody?.none)
+        try await answer("GET", appUserID, [], body: NoBody?.none)
+    }
+
+    /// A subscriber answer, verified first when signed answers are configured.
+    private func answer(
+        _ method: String, _ appUserID: String, _ tail: [String], body: (some Encodable & Sendable)?
+    ) async throws(ServerError) -> SubscriberResponse {
+        guard let verifier else { return try await send(method, appUserID, tail, body: body) }
+        let (data, signature) = try await http.sendReadingHeader(
+            method, ["v1", "subscribers", appUserID] + tail, body: body, headers: try await headers(appUserID), header: AnswerVerifier.header)
+        return try verifier.verify(body: data, signature: signature, appUserID: appUserID)
     }
 
     public func appAccountToken(appUserID: String) async throws(ServerError) -> UUID {
@@ -52,6 +66,10 @@ public struct URLSessionServerAPI: ServerAPI {
     private func send<Response: Decodable>(
         _ method: String, _ appUserID: String, _ tail: [String], body: (some Encodable & Sendable)?
     ) async throws(ServerError) -> Response {
+        try await http.send(method, ["v1", "subscribers", appUserID] + tail, body: body, headers: try await headers(appUserID), as: Response.self)
+    }
+
+    private func headers(_ appUserID: String) async throws(ServerError) -> [String: String] {
         var headers = ["Authorization": "Bearer \(publicKey)"]
         if let userToken {
             do {
@@ -60,7 +78,7 @@ public struct URLSessionServerAPI: ServerAPI {
                 throw .invalidRequest("user token provider failed: \(error)")
             }
         }
-        return try await http.send(method, ["v1", "subscribers", appUserID] + tail, body: body, headers: headers, as: Response.self)
+        return headers
     }
 
     private struct SignedTransactionBody: Encodable, Sendable { let signedTransaction: String }

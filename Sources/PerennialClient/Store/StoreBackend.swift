@@ -2,24 +2,41 @@ public import Foundation
 
 /// The store the SDK buys from: StoreKit 2, StoreKit 1 or the simulator.
 ///
-/// Deliberately thin: it only moves transactions in and out. Every decision (journaling, uploading,
-/// when to finish) is made by the SDK's core, so all the logic is tested once, on Linux, against
-/// the simulator store and fakes.
+/// Deliberately thin: it only maps the store's types to the SDK's and moves transactions in and
+/// out. Every decision (journaling, uploading, when to finish, which offer form to send) is made
+/// by the SDK's core, so all the logic is tested once, on Linux, against the adapters compiled on
+/// the StoreKitInterface target, the simulator store and fakes.
 public protocol StoreBackend: Sendable {
+    /// Whether this device may pay at all (parental controls, MDM); ask before showing a paywall.
+    func canMakePayments() async -> Bool
     /// Products for display, in no particular order; unknown ids are left out.
     func products(for ids: [String]) async throws(StoreError) -> [StoreProduct]
     /// Shows the payment sheet for one product.
     func purchase(productID: String, appAccountToken: UUID?, offer: StoreOffer?) async throws(StoreError) -> StorePurchaseResult
+    /// Whether the store accepts promotional offers signed as a compact JWS (StoreKit 2 built with
+    /// an SDK that has `promotionalOffer(_:compactJWS:)`); the legacy signature is always accepted.
+    var acceptsJWSPromotionalOffers: Bool { get }
     /// Every transaction the store still holds unfinished: purchases not yet delivered, renewals and
     /// purchases made elsewhere while the app was closed, refunds.
     func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction]
     /// Transactions as they happen while the app runs (renewals, Ask to Buy approvals, purchases
-    /// on other devices). Each call starts a new stream; the SDK listens from `start()` on.
-    func transactionUpdates() -> AsyncStream<StoreTransaction>
+    /// on other devices, offer codes redeemed), in the batches the store delivers them (StoreKit 1
+    /// hands over forty at once at launch; the SDK journals a batch before uploading, so a batch of
+    /// receipt transactions is one upload). Each call starts a new stream; the SDK listens from
+    /// `start()` on.
+    func transactionUpdates() -> AsyncStream<[StoreTransaction]>
     /// Tells the store the transaction was delivered; it will not be handed out again.
     func finish(transactionID: String) async throws(StoreError)
     /// The transactions that currently entitle the user, for restoring purchases.
     func currentEntitlements() async throws(StoreError) -> [StoreTransaction]
+    /// Asks the App Store for the account's purchases again (`AppStore.sync`,
+    /// `restoreCompletedTransactions`); may show a sign-in. Only on the user's request.
+    func restore() async throws(StoreError)
+    /// Asks the App Store for a fresh app receipt (`SKReceiptRefreshRequest`) and answers it (base64).
+    func refreshReceipt() async throws(StoreError) -> String
     /// The base64 app receipt, or nil when the device has none.
     func appReceipt() async throws(StoreError) -> String?
+    /// Shows the App Store's offer-code redemption sheet; a redeemed code arrives as a transaction
+    /// through ``transactionUpdates()``.
+    func presentOfferCodeRedemption() async throws(StoreError)
 }

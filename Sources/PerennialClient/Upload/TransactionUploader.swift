@@ -103,15 +103,16 @@ actor TransactionUploader {
     func deliverDue(urgent: Set<String> = []) async -> [String: UploadOutcome] {
         var outcomes: [String: UploadOutcome] = [:]
         var attempted: Set<String> = []
-        await withTaskGroup(of: (PendingTransaction, Result<SubscriberResponse, ServerError>).self) { group in
+        await withTaskGroup(of: ([PendingTransaction], Result<SubscriberResponse, ServerError>).self) { group in
             var running = 0
             while true {
-                let batch = journal.startUploads(
+                let batches = journal.startUploads(
                     now: clock.now(), limit: maxConcurrentUploads, excluding: attempted, urgent: urgent)
-                for entry in batch {
-                    attempted.insert(entry.key)
+                for batch in batches {
+                    for entry in batch { attempted.insert(entry.key) }
                     running += 1
-                    group.addTask { [server] in (entry, await Self.upload(entry, to: server)) }
+                    // Every entry of a batch shares the leader's proof and user: one request.
+                    group.addTask { [server] in (batch, await Self.upload(batch[0], to: server)) }
                 }
                 if running == 0 {
                     guard journal.hasWork(now: clock.now(), excluding: attempted, urgent: urgent) else { break }
@@ -119,9 +120,9 @@ actor TransactionUploader {
                     await withCheckedContinuation { slotWaiters.append($0) }
                     continue
                 }
-                guard let (entry, result) = await group.next() else { break }
+                guard let (batch, result) = await group.next() else { break }
                 running -= 1
-                outcomes[entry.key] = await complete(entry, result)
+                for entry in batch { outcomes[entry.key] = await complete(entry, result) }
             }
         }
         scheduleRetry()

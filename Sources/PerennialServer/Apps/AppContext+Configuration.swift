@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 public import PerennialAppStore
 public import PerennialCore
@@ -100,6 +101,7 @@ extension AppContext {
             integrations: try app.integrations.enumerated().map { index, integration throws(ConfigurationError) in
                 try Self.integration(integration, field: "apps.\(name).integrations[\(index)]", index: index, environment: environment)
             },
+            answerSigner: try Self.answerSigner(app, name: name, environment: environment),
             publicKeys: publicKeys, publicKeyDigests: publicKeys.map(ConstantTime.digest), analytics: app.analytics)
     }
 
@@ -138,6 +140,18 @@ extension AppContext {
                 projectToken: try required(integration.projectToken, "projectToken"), field: field)
         }
         return IntegrationTarget(key: "\(integration.type.rawValue)#\(index)", eventTypes: integration.eventTypes.map(Set.init), adapter: adapter)
+    }
+
+    private static func answerSigner(
+        _ app: AppConfiguration, name: String, environment: [String: String]
+    ) throws(ConfigurationError) -> Curve25519.Signing.PrivateKey? {
+        guard let secret = app.answerSigningKey else { return nil }
+        let field = "apps.\(name).answerSigningKey"
+        let text = try secret.resolve(field: field, environment: environment).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let raw = Data(base64Encoded: text), let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
+            throw .invalidValue(field: field, value: "(secret)", reason: "not the base64 of a 32-byte Ed25519 private key")
+        }
+        return key
     }
 
     private static func certificates(_ sources: [CertificateSource], app: String) throws(ConfigurationError) -> [Certificate] {

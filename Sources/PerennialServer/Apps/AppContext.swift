@@ -1,3 +1,4 @@
+public import Crypto
 import Foundation
 public import PerennialAppStore
 public import PerennialCore
@@ -25,6 +26,8 @@ public struct AppContext: Sendable {
     public let webhooks: [WebhookTarget]
     /// The services the webhook job also tells (``IntegrationTarget``s).
     let integrations: [any DeliveryTarget]
+    /// Signs subscriber answers when configured (`answerSigningKey`).
+    public let answerSigner: Curve25519.Signing.PrivateKey?
     /// Keys authenticating the app's clients, as bytes.
     let publicKeys: [[UInt8]]
     /// Their ``ConstantTime/digest(_:)``s, which every client request is compared with.

@@ -34,6 +34,10 @@ public struct AppConfiguration: Sendable, Decodable {
     public var reconciliationMargin: TimeInterval
     /// Reporting currency, exchange rates and commission program of the app's figures.
     public var analytics: AnalyticsConfiguration
+    /// The Ed25519 private key (base64 of its 32 raw bytes) signing every subscriber answer
+    /// (`X-Perennial-Signature`), so the SDK, given the public key, refuses answers a proxy on the
+    /// device's network rewrote or forged. Off when absent.
+    public var answerSigningKey: SecretValue?
 
     public init(
         id: String,
@@ -51,7 +55,8 @@ public struct AppConfiguration: Sendable, Decodable {
         webhooks: [WebhookEndpoint] = [],
         integrations: [IntegrationConfiguration] = [],
         reconciliationMargin: TimeInterval = ReconciliationPolicy().margin,
-        analytics: AnalyticsConfiguration = AnalyticsConfiguration()
+        analytics: AnalyticsConfiguration = AnalyticsConfiguration(),
+        answerSigningKey: SecretValue? = nil
     ) {
         self.id = id
         self.bundleID = bundleID
@@ -69,6 +74,7 @@ public struct AppConfiguration: Sendable, Decodable {
         self.integrations = integrations
         self.reconciliationMargin = reconciliationMargin
         self.analytics = analytics
+        self.answerSigningKey = answerSigningKey
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -79,6 +85,7 @@ public struct AppConfiguration: Sendable, Decodable {
         case webhooks, integrations
         case reconciliationMargin = "reconciliationMarginSeconds"
         case analytics
+        case answerSigningKey
     }
 
     public init(from decoder: any Decoder) throws {
@@ -100,7 +107,8 @@ public struct AppConfiguration: Sendable, Decodable {
             webhooks: try container.decodeIfPresent([WebhookEndpoint].self, forKey: .webhooks) ?? [],
             integrations: try container.decodeIfPresent([IntegrationConfiguration].self, forKey: .integrations) ?? [],
             reconciliationMargin: try container.decodeIfPresent(TimeInterval.self, forKey: .reconciliationMargin) ?? ReconciliationPolicy().margin,
-            analytics: try container.decodeIfPresent(AnalyticsConfiguration.self, forKey: .analytics) ?? AnalyticsConfiguration())
+            analytics: try container.decodeIfPresent(AnalyticsConfiguration.self, forKey: .analytics) ?? AnalyticsConfiguration(),
+            answerSigningKey: try container.decodeIfPresent(SecretValue.self, forKey: .answerSigningKey))
     }
 
     /// The same configuration with every relative file path made absolute against `directory`.
@@ -113,6 +121,7 @@ public struct AppConfiguration: Sendable, Decodable {
         copy.serverAPI = serverAPI?.resolvingPaths(relativeTo: directory)
         copy.promotionalOffers = promotionalOffers?.resolvingPaths(relativeTo: directory)
         copy.userTokens = userTokens?.resolvingPaths(relativeTo: directory)
+        copy.answerSigningKey = answerSigningKey?.resolvingPath(relativeTo: directory)
         copy.integrations = integrations.map { integration in
             var resolved = integration
             resolved.webhookURL = integration.webhookURL?.resolvingPath(relativeTo: directory)

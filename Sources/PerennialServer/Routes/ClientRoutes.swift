@@ -32,7 +32,7 @@ struct ClientRoutes: Sendable {
         }
         subscribers.get(":appUserId") { _, context in
             let (app, user) = try context.client()
-            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now))
+            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now), signedBy: app)
         }
         subscribers.get(":appUserId/app-account-token") { _, context in
             let (_, user) = try context.client()
@@ -56,7 +56,7 @@ struct ClientRoutes: Sendable {
         let now = dependencies.clock.now
         let pipeline = dependencies.pipeline(for: app)
         let outcome = try await pipeline.ingest(evidence, now: now)
-        return JSONResponse.make(try await pipeline.answer(for: user, after: outcome, now: now))
+        return JSONResponse.make(try await pipeline.answer(for: user, after: outcome, now: now), signedBy: app)
     }
 
     /// The posted body; one that is not the documented JSON is refused as the evidence would be.

@@ -1,3 +1,5 @@
+import Crypto
+import HTTPTypes
 import Foundation
 import Hummingbird
 import NIOCore
@@ -23,6 +25,20 @@ enum JSONResponse {
     static func make(_ value: SubscriberResponse, status: HTTPResponse.Status = .ok) -> Response {
         raw(value.apiJSON(), status: status)
     }
+
+    /// The subscriber answer signed with the app's answer key, when it has one: Ed25519 over the
+    /// exact body bytes, base64 in `X-Perennial-Signature` (what the SDK verifies).
+    static func make(_ value: SubscriberResponse, signedBy app: AppContext) -> Response {
+        let body = value.apiJSON()
+        var response = raw(body, status: .ok)
+        if let signer = app.answerSigner, let signature = try? signer.signature(for: body) {
+            response.headers[answerSignature] = Data(signature).base64EncodedString()
+        }
+        return response
+    }
+
+    /// The answer-signature header.
+    static let answerSignature = HTTPField.Name("X-Perennial-Signature")!
 
     static func raw(_ bytes: some Sequence<UInt8>, status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()

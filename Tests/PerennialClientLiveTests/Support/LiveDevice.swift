@@ -34,7 +34,8 @@ struct LiveDevice {
     /// A new SDK instance (an app launch) over this device's journal and cache files, talking to
     /// `serverURL` (the live server unless told otherwise) through the counting decorator.
     func launch(
-        serverURL: URL? = nil, clock: PerennialClock = .system, maxConcurrentUploads: Int = 4, cacheName: String = "cache.json"
+        serverURL: URL? = nil, clock: PerennialClock = .system, maxConcurrentUploads: Int = 4, cacheName: String = "cache.json",
+        answerSigningKey: Data? = nil
     ) -> Perennial {
         let url = serverURL ?? system.serverURL
         let configuration = PerennialConfiguration(
@@ -42,7 +43,7 @@ struct LiveDevice {
             maxConcurrentUploads: maxConcurrentUploads, backoff: BackoffPolicy(initialDelay: 0.2, maximumDelay: 1),
             journalStore: FileStore(url: directory.appendingPathComponent("journal.json")),
             cacheStore: FileStore(url: directory.appendingPathComponent(cacheName)), clock: clock)
-        let server = CountingServerAPI(base: URLSessionServerAPI(baseURL: url, publicKey: system.publicKey), counter: counter)
+        let server = CountingServerAPI(base: URLSessionServerAPI(baseURL: url, publicKey: system.publicKey, answerSigningKey: answerSigningKey), counter: counter)
         return Perennial(configuration: configuration, store: store, server: server)
     }
 

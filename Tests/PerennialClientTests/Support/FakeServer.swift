@@ -18,7 +18,11 @@ actor FakeServer: ServerAPI {
     private var uploadDelay: Duration?
     private var owned: [String: [String: ServerEntitlement]] = [:]
 
+    /// When set, offers are signed in both forms (the JWS one is this).
+    private var offerJWS: String?
+
     func setUp(_ up: Bool) { isUp = up }
+    func signOffersAsJWS(_ jws: String?) { offerJWS = jws }
     func setUploadDelay(_ delay: Duration?) { uploadDelay = delay }
     func postCount(of transactionID: String) -> Int { posts.count { $0.transactionID == transactionID } }
 
@@ -62,7 +66,8 @@ actor FakeServer: ServerAPI {
 
     func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer {
         guard isUp else { throw .unreachable("connection refused") }
-        return SignedOffer(keyIdentifier: "KEY", nonce: "6f9619ff-8b86-d011-b42d-00c04fc964ff", timestamp: 1, signature: "c2ln")
+        return SignedOffer(
+            keyIdentifier: "KEY", nonce: "6f9619ff-8b86-d011-b42d-00c04fc964ff", timestamp: 1, signature: "c2ln", compactJWS: offerJWS)
     }
 
     /// Every answer carries a later server time, so out-of-order answers are recognisable.

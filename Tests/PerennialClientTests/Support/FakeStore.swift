@@ -13,11 +13,11 @@ actor FakeStore: StoreBackend {
     private(set) var entitlements: [StoreTransaction] = []
     private var gate: Gate?
     private var nextID = 1
-    private nonisolated let updates: AsyncStream<StoreTransaction>
-    private nonisolated let updatesContinuation: AsyncStream<StoreTransaction>.Continuation
+    private nonisolated let updates: AsyncStream<[StoreTransaction]>
+    private nonisolated let updatesContinuation: AsyncStream<[StoreTransaction]>.Continuation
 
     init() {
-        (updates, updatesContinuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+        (updates, updatesContinuation) = AsyncStream.makeStream(of: [StoreTransaction].self)
     }
 
     func setMode(_ mode: Mode) { self.mode = mode }
@@ -34,8 +34,18 @@ actor FakeStore: StoreBackend {
 
     /// A transaction that happens while the app runs (a renewal, an Ask to Buy approval).
     func emitUpdate(productID: String) {
-        updatesContinuation.yield(addUnfinished(productID: productID))
+        updatesContinuation.yield([addUnfinished(productID: productID)])
     }
+
+    func canMakePayments() async -> Bool { true }
+
+    nonisolated var acceptsJWSPromotionalOffers: Bool { false }
+
+    func restore() async throws(StoreError) {}
+
+    func refreshReceipt() async throws(StoreError) -> String { throw .noReceipt }
+
+    func presentOfferCodeRedemption() async throws(StoreError) {}
 
     func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
         ids.map { StoreProduct(id: $0) }
@@ -53,7 +63,7 @@ actor FakeStore: StoreBackend {
 
     func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] { unfinished }
 
-    nonisolated func transactionUpdates() -> AsyncStream<StoreTransaction> { updates }
+    nonisolated func transactionUpdates() -> AsyncStream<[StoreTransaction]> { updates }
 
     func finish(transactionID: String) async throws(StoreError) {
         finishCalls[transactionID, default: 0] += 1

@@ -21,6 +21,7 @@ final class StubHTTP: @unchecked Sendable {
     struct Response: Sendable {
         let status: Int
         let body: String
+        var headers: [String: String] = [:]
     }
 
     // Invariant making `@unchecked Sendable` sound: the vars are only touched under `lock`.
@@ -77,7 +78,7 @@ final class StubURLProtocol: URLProtocol {
     override func startLoading() {
         let answer = StubHTTP.answer(request)
         let response = HTTPURLResponse(
-            url: request.url!, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
+            url: request.url!, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: answer.headers.merging(["Content-Type": "application/json"]) { own, _ in own })!
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
         client?.urlProtocol(self, didLoad: Data(answer.body.utf8))
         client?.urlProtocolDidFinishLoading(self)

@@ -38,6 +38,12 @@ public actor SimulatorStore: StoreBackend {
         purchaseMode = mode
     }
 
+    /// The simulator's sandbox accounts may always pay.
+    public func canMakePayments() async -> Bool { true }
+
+    /// The simulator signs promotional offers' legacy form only.
+    public nonisolated var acceptsJWSPromotionalOffers: Bool { false }
+
     public func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
         guard !catalog.isEmpty else { return ids.map { StoreProduct(id: $0) } }
         return catalog.filter { ids.contains($0.id) }
@@ -76,15 +82,14 @@ public actor SimulatorStore: StoreBackend {
     ///
     /// "Seen" is by transaction id (and revocation), not by JWS: the simulator signs afresh on
     /// every poll and ECDSA signatures differ each time, so the bytes never repeat.
-    public nonisolated func transactionUpdates() -> AsyncStream<StoreTransaction> {
-        let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+    public nonisolated func transactionUpdates() -> AsyncStream<[StoreTransaction]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [StoreTransaction].self)
         let task = Task { [http, accountID, pollInterval] in
             var seen: Set<String> = []
             while !Task.isCancelled {
                 if let transactions = try? await Self.signedTransactions(http, ["simulator", "v1", "accounts", accountID, "unfinished"]) {
-                    for transaction in transactions where seen.insert(transaction.journalKey).inserted {
-                        continuation.yield(transaction)
-                    }
+                    let new = transactions.filter { seen.insert($0.journalKey).inserted }
+                    if !new.isEmpty { continuation.yield(new) }
                 }
                 try? await Task.sleep(for: pollInterval)
             }
@@ -104,6 +109,28 @@ public actor SimulatorStore: StoreBackend {
 
     public func currentEntitlements() async throws(StoreError) -> [StoreTransaction] {
         try await Self.signedTransactions(http, ["simulator", "v1", "accounts", accountID, "entitlements"])
+    }
+
+    /// The simulator answers `unfinished` and `entitlements` from its own state on every call, so
+    /// there is nothing to synchronise: a restore is the entitlements' re-upload the SDK does next.
+    public func restore() async throws(StoreError) {}
+
+    /// The simulator writes the account's receipt on every change; refreshing is reading it.
+    public func refreshReceipt() async throws(StoreError) -> String {
+        let receipt: String?
+        do {
+            receipt = try await appReceipt()
+        } catch {
+            throw .receiptRefreshFailed(String(describing: error))
+        }
+        guard let receipt else { throw .receiptRefreshFailed("the simulator has no receipt for \(accountID) yet") }
+        return receipt
+    }
+
+    /// The simulator has no redemption sheet: redeem a code through its purchases with an
+    /// `offerCode` offer instead.
+    public func presentOfferCodeRedemption() async throws(StoreError) {
+        throw .platform("the simulator has no offer-code sheet; purchase with StoreOffer(type: \"offerCode\", id: code)")
     }
 
     public func appReceipt() async throws(StoreError) -> String? {

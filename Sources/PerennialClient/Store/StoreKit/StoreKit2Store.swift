@@ -1,41 +1,60 @@
-#if canImport(StoreKit)
 public import Foundation
+#if canImport(StoreKit)
 import StoreKit
+#else
+import StoreKitInterface
+#endif
 
-/// ``StoreBackend`` over StoreKit 2. Mechanical on purpose: every decision lives in the SDK's core.
+/// ``StoreBackend`` over StoreKit 2: maps StoreKit's types to the SDK's and nothing else; every
+/// decision lives in the SDK's core.
 ///
 /// Unverified transactions are passed on too: the server verifies every JWS and rejects a bad one
 /// with a reason, which is better than the device silently dropping a purchase.
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 public struct StoreKit2Store: StoreBackend {
-    /// The device's App Store.
-    public init() {}
+    private let receipt: AppReceipt
+
+    /// The device's App Store; `receiptURL` says where the app receipt is (tests on Linux point it
+    /// at the scripted App Store's).
+    public init(receiptURL: @escaping @Sendable () -> URL? = { Bundle.main.appStoreReceiptURL }) {
+        self.receipt = AppReceipt(location: receiptURL)
+    }
+
+    public func canMakePayments() async -> Bool {
+        AppStore.canMakePayments
+    }
 
     public func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
-        do {
-            return try await Product.products(for: ids).map { product in
-                StoreProduct(
-                    id: product.id, displayName: product.displayName, displayPrice: product.displayPrice,
-                    subscriptionPeriod: product.subscription.map { Self.iso8601($0.subscriptionPeriod) })
-            }
-        } catch {
-            throw .platform(String(describing: error))
+        try await storeProducts(ids).map { product in
+            StoreProduct(
+                id: product.id, displayName: product.displayName, displayPrice: product.displayPrice, price: product.price,
+                subscriptionPeriod: product.subscription.map { Self.period($0.subscriptionPeriod) },
+                introductoryOffer: product.subscription?.introductoryOffer.map(Self.offer),
+                promotionalOffers: product.subscription?.promotionalOffers.map(Self.offer) ?? [],
+                winBackOffers: Self.winBackOffers(product).map(Self.offer))
         }
     }
 
+    /// Promotional offers are sent as a compact JWS only when the SDK that built the app has the
+    /// call (Xcode 26; Apple back-deploys it to iOS 15).
+    public var acceptsJWSPromotionalOffers: Bool {
+        #if compiler(>=6.2)
+        true
+        #else
+        false
+        #endif
+    }
+
     public func purchase(productID: String, appAccountToken: UUID?, offer: StoreOffer?) async throws(StoreError) -> StorePurchaseResult {
-        let product = try await products(productID)
+        guard let product = try await storeProducts([productID]).first else { throw .productNotFound(productID) }
         var options: Set<Product.PurchaseOption> = []
         if let appAccountToken { options.insert(.appAccountToken(appAccountToken)) }
-        if let offer, offer.type == "promotional", let id = offer.id, let signed = offer.signature,
-            let nonce = UUID(uuidString: signed.nonce), let signature = Data(base64Encoded: signed.signature)
-        {
-            options.insert(
-                .promotionalOffer(offerID: id, keyID: signed.keyIdentifier, nonce: nonce, signature: signature, timestamp: Int(signed.timestamp)))
-        }
+        if let offer { options.formUnion(try Self.options(for: offer, of: product, acceptsJWS: acceptsJWSPromotionalOffers)) }
         let result: Product.PurchaseResult
         do {
             result = try await product.purchase(options: options)
+        } catch Product.PurchaseError.purchaseNotAllowed {
+            throw .purchaseNotAllowed
         } catch {
             throw .purchaseFailed(String(describing: error))
         }
@@ -53,10 +72,10 @@ public struct StoreKit2Store: StoreBackend {
         return transactions
     }
 
-    public func transactionUpdates() -> AsyncStream<StoreTransaction> {
-        let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
+    public func transactionUpdates() -> AsyncStream<[StoreTransaction]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [StoreTransaction].self)
         let task = Task {
-            for await verification in Transaction.updates { continuation.yield(Self.transaction(verification)) }
+            for await verification in Transaction.updates { continuation.yield([Self.transaction(verification)]) }
             continuation.finish()
         }
         continuation.onTermination = { _ in task.cancel() }
@@ -75,20 +94,70 @@ public struct StoreKit2Store: StoreBackend {
         return transactions
     }
 
-    public func appReceipt() async throws(StoreError) -> String? {
-        guard let url = Bundle.main.appStoreReceiptURL, let data = try? Data(contentsOf: url) else { return nil }
-        return data.base64EncodedString()
+    public func restore() async throws(StoreError) {
+        do {
+            try await AppStore.sync()
+        } catch {
+            throw .restoreFailed(String(describing: error))
+        }
     }
 
-    private func products(_ productID: String) async throws(StoreError) -> Product {
-        let found: [Product]
+    public func refreshReceipt() async throws(StoreError) -> String {
+        try await receipt.refresh()
+    }
+
+    public func appReceipt() async throws(StoreError) -> String? {
+        receipt.read()
+    }
+
+    /// StoreKit 2's own sheet needs a `UIWindowScene` (or SwiftUI's `offerCodeRedemption`
+    /// modifier, see docs/client.md); this one needs nothing and feeds the same updates stream.
+    public func presentOfferCodeRedemption() async throws(StoreError) {
+        #if os(iOS) || os(Linux)
+        SKPaymentQueue.default().presentCodeRedemptionSheet()
+        #else
+        throw .platform("offer codes are redeemed with SwiftUI's offerCodeRedemption on this platform")
+        #endif
+    }
+
+    private func storeProducts(_ ids: [String]) async throws(StoreError) -> [Product] {
         do {
-            found = try await Product.products(for: [productID])
+            return try await Product.products(for: ids)
         } catch {
             throw .platform(String(describing: error))
         }
-        guard let product = found.first else { throw .productNotFound(productID) }
-        return product
+    }
+
+    private static func options(for offer: StoreOffer, of product: Product, acceptsJWS: Bool) throws(StoreError) -> Set<Product.PurchaseOption> {
+        switch offer.type {
+        case "promotional":
+            guard let id = offer.id, let signed = offer.signature else { throw .offerUnavailable("a promotional offer needs an id and the server's signature") }
+            switch signed.form(storeAcceptsJWS: acceptsJWS) {
+            case .compactJWS(let jws):
+                return Set(Product.PurchaseOption.promotionalOffer(id, compactJWS: jws))
+            case .legacy(let keyID, let nonce, let timestamp, let signature):
+                guard let nonce = UUID(uuidString: nonce), let signature = Data(base64Encoded: signature) else {
+                    throw .offerUnavailable("the server's offer signature is not a UUID nonce and base64 signature")
+                }
+                return [.promotionalOffer(offerID: id, keyID: keyID, nonce: nonce, signature: signature, timestamp: Int(timestamp))]
+            }
+        case "winBack":
+            guard #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
+                throw .offerUnavailable("win-back offers need iOS 18, macOS 15, tvOS 18, watchOS 11 or visionOS 2")
+            }
+            guard let winBack = product.subscription?.winBackOffers.first(where: { $0.id == offer.id }) else {
+                throw .offerUnavailable("\(product.id) lists no win-back offer '\(offer.id ?? "")' for this user")
+            }
+            return [.winBackOffer(winBack)]
+        default:
+            // Introductory offers apply by themselves; offer codes are redeemed on Apple's sheet.
+            return []
+        }
+    }
+
+    private static func winBackOffers(_ product: Product) -> [Product.SubscriptionOffer] {
+        guard #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return [] }
+        return product.subscription?.winBackOffers ?? []
     }
 
     private static func transaction(_ verification: VerificationResult<Transaction>) -> StoreTransaction {
@@ -99,14 +168,37 @@ public struct StoreKit2Store: StoreBackend {
             revocationDate: transaction.revocationDate, evidence: .signedTransaction(verification.jwsRepresentation))
     }
 
-    private static func iso8601(_ period: Product.SubscriptionPeriod) -> String {
-        switch period.unit {
-        case .day: "P\(period.value)D"
-        case .week: "P\(period.value)W"
-        case .month: "P\(period.value)M"
-        case .year: "P\(period.value)Y"
-        @unknown default: "P\(period.value)D"
+    private static func offer(_ offer: Product.SubscriptionOffer) -> StoreProductOffer {
+        StoreProductOffer(
+            id: offer.id, type: offerType(offer.type), displayPrice: offer.displayPrice, period: period(offer.period),
+            periodCount: offer.periodCount, paymentMode: paymentMode(offer.paymentMode))
+    }
+
+    private static func offerType(_ type: Product.SubscriptionOffer.OfferType) -> String {
+        switch type {
+        case .introductory: "introductory"
+        case .promotional: "promotional"
+        default: "winBack"
         }
     }
+
+    private static func paymentMode(_ mode: Product.SubscriptionOffer.PaymentMode) -> String {
+        switch mode {
+        case .freeTrial: "freeTrial"
+        case .payUpFront: "payUpFront"
+        default: "payAsYouGo"
+        }
+    }
+
+    private static func period(_ period: Product.SubscriptionPeriod) -> String {
+        let unit: SubscriptionPeriodUnit =
+            switch period.unit {
+            case .day: .day
+            case .week: .week
+            case .month: .month
+            case .year: .year
+            @unknown default: .day
+            }
+        return unit.iso8601(period.value)
+    }
 }
-#endif

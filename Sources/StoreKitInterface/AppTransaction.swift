@@ -1,0 +1,28 @@
+public import Foundation
+
+/// https://developer.apple.com/documentation/storekit/apptransaction
+@available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+public struct AppTransaction: Sendable {
+    /// https://developer.apple.com/documentation/storekit/apptransaction/originalappversion
+    public let originalAppVersion: String
+    /// https://developer.apple.com/documentation/storekit/apptransaction/originalpurchasedate
+    public let originalPurchaseDate: Date
+    /// https://developer.apple.com/documentation/storekit/apptransaction/bundleid
+    public let bundleID: String
+
+    /// https://developer.apple.com/documentation/storekit/apptransaction/shared
+    public static var shared: VerificationResult<AppTransaction> {
+        get async throws {
+            .verified(try ScriptedAppStore.current.appTransaction())
+        }
+    }
+}
+
+extension AppTransaction: ScriptedSigned {
+    var scriptedJWS: String {
+        ScriptedJWS.make([
+            "bundleId": bundleID, "originalApplicationVersion": originalAppVersion,
+            "originalPurchaseDate": originalPurchaseDate.timeIntervalSince1970 * 1000,
+        ])
+    }
+}

@@ -1,0 +1,52 @@
+public import Foundation
+
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+extension Product {
+    /// https://developer.apple.com/documentation/storekit/product/purchaseoption
+    public struct PurchaseOption: Equatable, Hashable, Sendable {
+        /// Linux-only test scaffolding: what the option asks for, so the scripted App Store can act.
+        enum Kind: Hashable, Sendable {
+            case appAccountToken(UUID)
+            case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
+            case promotionalOfferJWS(offerID: String, compactJWS: String)
+            case winBackOffer(offerID: String?)
+            case simulatesAskToBuyInSandbox(Bool)
+        }
+
+        let kind: Kind
+
+        /// https://developer.apple.com/documentation/storekit/product/purchaseoption/appaccounttoken(_:)
+        public static func appAccountToken(_ token: UUID) -> Product.PurchaseOption {
+            PurchaseOption(kind: .appAccountToken(token))
+        }
+
+        /// https://developer.apple.com/documentation/storekit/product/purchaseoption/promotionaloffer(offerid:keyid:nonce:signature:timestamp:)
+        @available(iOS, introduced: 15.0, deprecated: 26.0)
+        @available(macOS, introduced: 12.0, deprecated: 26.0)
+        @available(tvOS, introduced: 15.0, deprecated: 26.0)
+        @available(watchOS, introduced: 8.0, deprecated: 26.0)
+        @available(visionOS, introduced: 1.0, deprecated: 26.0)
+        public static func promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
+            -> Product.PurchaseOption
+        {
+            PurchaseOption(kind: .promotionalOffer(offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
+        }
+
+        /// https://developer.apple.com/documentation/storekit/product/purchaseoption/promotionaloffer(_:compactjws:)
+        /// (back-deployed before iOS 26.0, macOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0)
+        public static func promotionalOffer(_ offerID: String, compactJWS: String) -> [Product.PurchaseOption] {
+            [PurchaseOption(kind: .promotionalOfferJWS(offerID: offerID, compactJWS: compactJWS))]
+        }
+
+        /// https://developer.apple.com/documentation/storekit/product/purchaseoption/winbackoffer(_:)
+        @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> Product.PurchaseOption {
+            PurchaseOption(kind: .winBackOffer(offerID: offer.id))
+        }
+
+        /// https://developer.apple.com/documentation/storekit/product/purchaseoption/simulatesasktobuyinsandbox(_:)
+        public static func simulatesAskToBuyInSandbox(_ simulatesAskToBuy: Bool) -> Product.PurchaseOption {
+            PurchaseOption(kind: .simulatesAskToBuyInSandbox(simulatesAskToBuy))
+        }
+    }
+}

@@ -1,0 +1,390 @@
+public import Foundation
+
+/// Linux-only test scaffolding: the App Store behind this target's StoreKit API, scripted by tests.
+///
+/// StoreKit's entry points are static (`Product.products(for:)`, `Transaction.updates`,
+/// `SKPaymentQueue.default()`), so they answer from the store bound to the current task with
+/// ``run(_:)``; tasks the code under test starts inherit it. Everything is in memory but the app
+/// receipt, a file at ``receiptURL`` (Foundation's `Bundle.main.appStoreReceiptURL` is always nil
+/// on Linux, so the adapters take the receipt's location at init).
+public final class ScriptedAppStore: @unchecked Sendable {
+    // Invariant making `@unchecked Sendable` sound: every stored var is only touched under `lock`,
+    // and observers and delegates are called with the lock released.
+    private let lock = NSLock()
+
+    @TaskLocal static var bound: ScriptedAppStore?
+
+    static var current: ScriptedAppStore {
+        guard let bound else { preconditionFailure("StoreKitInterface: call StoreKit inside ScriptedAppStore.run { … }") }
+        return bound
+    }
+
+    /// What the next payment sheet does, for both StoreKit 2 purchases and StoreKit 1 payments.
+    public enum Sheet: Sendable, Equatable {
+        /// The user pays: a purchased transaction, unfinished until the app finishes it.
+        case pay
+        /// Ask to Buy: pending (StoreKit 1: `.deferred`) until ``approveAskToBuy()`` or ``declineAskToBuy()``.
+        case askToBuy
+        /// The user closes the sheet.
+        case cancel
+        /// The store fails the payment with this StoreKit 1 code (StoreKit 2: `Product.PurchaseError`).
+        case fail(SKError.Code)
+    }
+
+    /// The StoreKit 1 queue of this store.
+    public private(set) var paymentQueue: SKPaymentQueue!
+    /// The app receipt's file.
+    public let receiptURL: URL
+
+    private var sheets: [Sheet] = []
+    private var allowsPayments = true
+    private var storeProducts: [String: Product] = [:]
+    private var skProducts: [String: SKProduct] = [:]
+    private var productsFailure: (any Error)?
+    private var purchaseLog: [(productID: String, options: Set<Product.PurchaseOption>)] = []
+    private var nextID: UInt64 = 1_000
+    private var transactions: [UInt64: Transaction] = [:]
+    private var unfinishedIDs: [UInt64] = []
+    private var finishCounts: [UInt64: Int] = [:]
+    private var updateListeners: [UUID: AsyncStream<VerificationResult<Transaction>>.Continuation] = [:]
+    private var pendingAskToBuy: [(productID: String, token: UUID?, legacy: SKPaymentTransaction?)] = []
+    private var syncFailure: (any Error)?
+    private var syncs = 0
+    private var ineligibleGroups: Set<String> = []
+    private var observers: [any SKPaymentTransactionObserver] = []
+    private var queue: [SKPaymentTransaction] = []
+    private var legacyHistory: [SKPaymentTransaction] = []
+    private var receiptRefreshFailure: (any Error)?
+    private var receiptRefreshes = 0
+    private var restoreFailure: (any Error)?
+    private var redemptionSheets = 0
+    private var finishGate: @Sendable (String) -> Bool = { _ in true }
+
+    /// An empty store with no receipt yet.
+    public init() {
+        receiptURL = FileManager.default.temporaryDirectory.appendingPathComponent("scripted-receipt-\(UUID().uuidString)")
+        paymentQueue = SKPaymentQueue(appStore: self)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: receiptURL)
+    }
+
+    /// Runs `body` with StoreKit's static entry points answering from this store.
+    public func run<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> T {
+        try await Self.$bound.withValue(self) { try await body() }
+    }
+
+    // MARK: Scripting
+
+    public func sell(_ products: [Product]) { lock.withLock { for product in products { storeProducts[product.id] = product } } }
+    public func sell(_ products: [SKProduct]) { lock.withLock { for product in products { skProducts[product.productIdentifier] = product } } }
+    public func failProductRequests(with error: (any Error)?) { lock.withLock { productsFailure = error } }
+    public func setCanMakePayments(_ allowed: Bool) { lock.withLock { allowsPayments = allowed } }
+    /// The next payment sheets, in order; when none are left the user pays.
+    public func script(_ next: Sheet...) { lock.withLock { sheets.append(contentsOf: next) } }
+    public func failSync(with error: (any Error)?) { lock.withLock { syncFailure = error } }
+    public func failReceiptRefresh(with error: (any Error)?) { lock.withLock { receiptRefreshFailure = error } }
+    public func failRestore(with error: (any Error)?) { lock.withLock { restoreFailure = error } }
+    public func setIneligibleForIntroOffer(group: String) { lock.withLock { _ = ineligibleGroups.insert(group) } }
+    /// Decides whether a finish reaches the store (false: the app died before it did).
+    public func gateFinishes(_ gate: @escaping @Sendable (String) -> Bool) { lock.withLock { finishGate = gate } }
+
+    // MARK: Observing
+
+    public var purchases: [(productID: String, options: Set<Product.PurchaseOption>)] { lock.withLock { purchaseLog } }
+    public var syncCount: Int { lock.withLock { syncs } }
+    public var receiptRefreshCount: Int { lock.withLock { receiptRefreshes } }
+    public var redemptionSheetCount: Int { lock.withLock { redemptionSheets } }
+    public var unfinishedCount: Int { lock.withLock { unfinishedIDs.count + queue.count } }
+    public var legacyPayments: [SKPayment] { lock.withLock { legacyHistory.map(\.payment) } }
+    /// How many times the app finished the transaction with this id (StoreKit 2 or 1).
+    public func finishCount(of transactionID: String) -> Int {
+        lock.withLock { UInt64(transactionID).flatMap { finishCounts[$0] } ?? 0 }
+    }
+
+    // MARK: Events
+
+    /// A transaction made outside the app (a renewal, a purchase on another device, an offer code
+    /// redeemed in the App Store): unfinished, and delivered to every `Transaction.updates` listener.
+    @discardableResult
+    public func deliverUpdate(productID: String, originalID: UInt64? = nil, revoked: Bool = false) -> Transaction {
+        let transaction = lock.withLock {
+            makeTransaction(productID: productID, token: nil, originalID: originalID, revoked: revoked)
+        }
+        publish(transaction)
+        return transaction
+    }
+
+    /// A transaction left unfinished by an earlier launch (not delivered to listeners by itself).
+    @discardableResult
+    public func leaveUnfinished(productID: String) -> Transaction {
+        lock.withLock { makeTransaction(productID: productID, token: nil, originalID: nil, revoked: false) }
+    }
+
+    /// The parent approves the oldest Ask to Buy request: StoreKit 2 delivers the transaction
+    /// through `Transaction.updates`, StoreKit 1 moves the deferred payment to `.purchased`.
+    public func approveAskToBuy() {
+        guard let request = lock.withLock({ pendingAskToBuy.isEmpty ? nil : pendingAskToBuy.removeFirst() }) else { return }
+        if let legacy = request.legacy {
+            let purchased = lock.withLock { makeLegacy(.purchased, payment: legacy.payment) }
+            notify { $0.paymentQueue(self.paymentQueue, updatedTransactions: [purchased]) }
+        } else {
+            publish(lock.withLock { makeTransaction(productID: request.productID, token: request.token, originalID: nil, revoked: false) })
+        }
+    }
+
+    /// The parent declines the oldest Ask to Buy request: nothing arrives on StoreKit 2; StoreKit 1
+    /// fails the deferred payment.
+    public func declineAskToBuy() {
+        guard let request = lock.withLock({ pendingAskToBuy.isEmpty ? nil : pendingAskToBuy.removeFirst() }) else { return }
+        if let legacy = request.legacy {
+            let failed = SKPaymentTransaction(scriptedState: .failed, payment: legacy.payment, error: SKError(.paymentNotAllowed))
+            notify { $0.paymentQueue(self.paymentQueue, updatedTransactions: [failed]) }
+        }
+    }
+
+    /// StoreKit 1 at launch: `count` purchased transactions (renewals made while the app was
+    /// closed) in the queue, handed to the observers `repeats` times, as the sandbox does.
+    @discardableResult
+    public func deliverLaunchFlood(count: Int, productID: String, repeats: Int) -> [String] {
+        let flood = lock.withLock {
+            let payment = SKMutablePayment()
+            payment.productIdentifier = productID
+            return (0..<count).map { _ in makeLegacy(.purchased, payment: payment) }
+        }
+        for _ in 0..<repeats { notify { $0.paymentQueue(self.paymentQueue, updatedTransactions: flood) } }
+        return flood.compactMap(\.transactionIdentifier)
+    }
+
+    // MARK: StoreKit 2, called by the API
+
+    var canMakePayments: Bool { lock.withLock { allowsPayments } }
+
+    func products(for ids: [String]) throws -> [Product] {
+        try lock.withLock {
+            if let productsFailure { throw productsFailure }
+            return ids.compactMap { storeProducts[$0] }
+        }
+    }
+
+    func purchase(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> Product.PurchaseResult {
+        let (sheet, token): (Sheet, UUID?) = try lock.withLock {
+            guard allowsPayments else { throw Product.PurchaseError.purchaseNotAllowed }
+            purchaseLog.append((product.id, options))
+            try Self.validate(options, for: product)
+            let token = options.lazy.compactMap { option -> UUID? in
+                if case .appAccountToken(let token) = option.kind { return token }
+                return nil
+            }.first
+            return (sheets.isEmpty ? .pay : sheets.removeFirst(), token)
+        }
+        switch sheet {
+        case .pay:
+            return .success(.verified(lock.withLock { makeTransaction(productID: product.id, token: token, originalID: nil, revoked: false) }))
+        case .askToBuy:
+            lock.withLock { pendingAskToBuy.append((product.id, token, nil)) }
+            return .pending
+        case .cancel:
+            return .userCancelled
+        case .fail:
+            throw Product.PurchaseError.productUnavailable
+        }
+    }
+
+    /// The offers a purchase names must exist on the product, as the App Store checks.
+    private static func validate(_ options: Set<Product.PurchaseOption>, for product: Product) throws {
+        let subscription = product.subscription
+        for option in options {
+            switch option.kind {
+            case .promotionalOffer(let id, _, _, _, _), .promotionalOfferJWS(let id, _):
+                guard subscription?.promotionalOffers.contains(where: { $0.id == id }) == true else {
+                    throw Product.PurchaseError.invalidOfferIdentifier
+                }
+            case .winBackOffer(let id):
+                guard subscription?.scriptedWinBackOffers.contains(where: { $0.id == id }) == true else {
+                    throw Product.PurchaseError.ineligibleForOffer
+                }
+            case .appAccountToken, .simulatesAskToBuyInSandbox:
+                break
+            }
+        }
+    }
+
+    func finish(_ id: UInt64) {
+        let gate = lock.withLock { finishGate }
+        guard gate(String(id)) else { return }
+        lock.withLock {
+            finishCounts[id, default: 0] += 1
+            unfinishedIDs.removeAll { $0 == id }
+        }
+    }
+
+    /// A new listener first receives the unfinished transactions, as StoreKit does at launch.
+    func updatesStream() -> AsyncStream<VerificationResult<Transaction>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: VerificationResult<Transaction>.self)
+        let id = UUID()
+        lock.withLock {
+            for unfinished in unfinishedIDs.compactMap({ transactions[$0] }) { continuation.yield(.verified(unfinished)) }
+            updateListeners[id] = continuation
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.updateListeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func unfinishedTransactions() -> [VerificationResult<Transaction>] {
+        lock.withLock { unfinishedIDs.compactMap { transactions[$0] }.map { .verified($0) } }
+    }
+
+    /// The latest unrevoked transaction per product.
+    func entitledTransactions() -> [VerificationResult<Transaction>] {
+        lock.withLock {
+            var latest: [String: Transaction] = [:]
+            for transaction in transactions.values.sorted(by: { $0.id < $1.id }) {
+                latest[transaction.productID] = transaction.revocationDate == nil ? transaction : nil
+            }
+            return latest.values.sorted { $0.id < $1.id }.map { .verified($0) }
+        }
+    }
+
+    func sync() throws {
+        try lock.withLock {
+            syncs += 1
+            if let syncFailure { throw syncFailure }
+        }
+    }
+
+    func isEligibleForIntroOffer(group: String) -> Bool {
+        lock.withLock { !ineligibleGroups.contains(group) }
+    }
+
+    func statuses(group: String) -> [Product.SubscriptionInfo.Status] {
+        lock.withLock {
+            let inGroup = transactions.values.filter { storeProducts[$0.productID]?.subscription?.subscriptionGroupID == group }
+            guard let latest = inGroup.max(by: { $0.id < $1.id }) else { return [] }
+            let renewal = Product.SubscriptionInfo.RenewalInfo(
+                originalTransactionID: latest.originalID, currentProductID: latest.productID, willAutoRenew: true,
+                autoRenewPreference: latest.productID, gracePeriodExpirationDate: nil)
+            return [Product.SubscriptionInfo.Status(
+                state: latest.revocationDate == nil ? .subscribed : .revoked, transaction: .verified(latest),
+                renewalInfo: .verified(renewal))]
+        }
+    }
+
+    func appTransaction() throws -> AppTransaction {
+        AppTransaction(originalAppVersion: "1", originalPurchaseDate: Date(timeIntervalSince1970: 1_700_000_000), bundleID: "com.example.app")
+    }
+
+    private func makeTransaction(productID: String, token: UUID?, originalID: UInt64?, revoked: Bool) -> Transaction {
+        nextID += 1
+        let type = storeProducts[productID]?.type ?? .autoRenewable
+        let transaction = Transaction(
+            id: nextID, originalID: originalID ?? nextID, productID: productID, productType: type,
+            purchaseDate: Date(timeIntervalSince1970: 1_800_000_000 + Double(nextID)), expirationDate: nil,
+            revocationDate: revoked ? Date(timeIntervalSince1970: 1_800_100_000) : nil, appAccountToken: token, appStore: self)
+        transactions[transaction.id] = transaction
+        unfinishedIDs.append(transaction.id)
+        return transaction
+    }
+
+    private func publish(_ transaction: Transaction) {
+        let listeners = lock.withLock { Array(updateListeners.values) }
+        for listener in listeners { listener.yield(.verified(transaction)) }
+    }
+
+    // MARK: StoreKit 1, called by the API
+
+    func queueTransactions() -> [SKPaymentTransaction] { lock.withLock { queue } }
+    func addObserver(_ observer: any SKPaymentTransactionObserver) { lock.withLock { observers.append(observer) } }
+    func removeObserver(_ observer: any SKPaymentTransactionObserver) { lock.withLock { observers.removeAll { $0 === observer } } }
+
+    func addPayment(_ payment: SKPayment) {
+        let update: SKPaymentTransaction = lock.withLock {
+            let sheet = sheets.isEmpty ? .pay : sheets.removeFirst()
+            switch sheet {
+            case .pay:
+                return makeLegacy(.purchased, payment: payment)
+            case .askToBuy:
+                let deferred = SKPaymentTransaction(scriptedState: .deferred, payment: payment)
+                pendingAskToBuy.append((payment.productIdentifier, nil, deferred))
+                return deferred
+            case .cancel:
+                return SKPaymentTransaction(scriptedState: .failed, payment: payment, error: SKError(.paymentCancelled))
+            case .fail(let code):
+                return SKPaymentTransaction(scriptedState: .failed, payment: payment, error: SKError(code))
+            }
+        }
+        notify { $0.paymentQueue(self.paymentQueue, updatedTransactions: [update]) }
+    }
+
+    func finishQueueTransaction(_ transaction: SKPaymentTransaction) {
+        let gate = lock.withLock { finishGate }
+        if let id = transaction.transactionIdentifier, !gate(id) { return }
+        lock.withLock {
+            queue.removeAll { $0 === transaction || ($0.transactionIdentifier != nil && $0.transactionIdentifier == transaction.transactionIdentifier) }
+            if let id = transaction.transactionIdentifier.flatMap(UInt64.init) { finishCounts[id, default: 0] += 1 }
+        }
+    }
+
+    func restoreCompletedTransactions(applicationUsername: String?) {
+        let (failure, restored) = lock.withLock { () -> ((any Error)?, [SKPaymentTransaction]) in
+            if let restoreFailure { return (restoreFailure, []) }
+            let restored = legacyHistory.map { original in
+                nextID += 1
+                let restored = SKPaymentTransaction(
+                    scriptedState: .restored, payment: original.payment, identifier: String(nextID), original: original, date: Date())
+                queue.append(restored)
+                return restored
+            }
+            return (nil, restored)
+        }
+        if let failure {
+            notify { $0.paymentQueue(self.paymentQueue, restoreCompletedTransactionsFailedWithError: failure) }
+            return
+        }
+        if !restored.isEmpty { notify { $0.paymentQueue(self.paymentQueue, updatedTransactions: restored) } }
+        notify { $0.paymentQueueRestoreCompletedTransactionsFinished(self.paymentQueue) }
+    }
+
+    func presentCodeRedemptionSheet() { lock.withLock { redemptionSheets += 1 } }
+
+    func refreshReceipt() -> Result<Void, any Error> {
+        lock.withLock {
+            receiptRefreshes += 1
+            if let receiptRefreshFailure { return .failure(receiptRefreshFailure) }
+            writeReceipt()
+            return .success(())
+        }
+    }
+
+    func legacyProducts(for ids: Set<String>) -> Result<SKProductsResponse, any Error> {
+        lock.withLock {
+            if let productsFailure { return .failure(productsFailure) }
+            let found = ids.sorted().compactMap { skProducts[$0] }
+            return .success(SKProductsResponse(products: found, invalidProductIdentifiers: ids.sorted().filter { skProducts[$0] == nil }))
+        }
+    }
+
+    /// A purchased StoreKit 1 transaction: in the queue until finished, and in the receipt.
+    private func makeLegacy(_ state: SKPaymentTransactionState, payment: SKPayment) -> SKPaymentTransaction {
+        nextID += 1
+        let transaction = SKPaymentTransaction(scriptedState: state, payment: payment, identifier: String(nextID), date: Date())
+        queue.append(transaction)
+        legacyHistory.append(transaction)
+        writeReceipt()
+        return transaction
+    }
+
+    /// The receipt lists every StoreKit 1 purchase of the account, like Apple's.
+    private func writeReceipt() {
+        let ids = legacyHistory.compactMap(\.transactionIdentifier).joined(separator: ",")
+        try? Data("scripted-receipt:\(ids)".utf8).write(to: receiptURL)
+    }
+
+    private func notify(_ call: (any SKPaymentTransactionObserver) -> Void) {
+        for observer in lock.withLock({ observers }) { call(observer) }
+    }
+}

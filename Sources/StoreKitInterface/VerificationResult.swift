@@ -1,0 +1,66 @@
+import Foundation
+
+/// https://developer.apple.com/documentation/storekit/verificationresult
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+@frozen public enum VerificationResult<SignedType> {
+    /// https://developer.apple.com/documentation/storekit/verificationresult/unverified(_:_:)
+    case unverified(SignedType, VerificationResult<SignedType>.VerificationError)
+    /// https://developer.apple.com/documentation/storekit/verificationresult/verified(_:)
+    case verified(SignedType)
+
+    /// https://developer.apple.com/documentation/storekit/verificationresult/verificationerror
+    public enum VerificationError: Error, Sendable {
+        case revokedCertificate
+        case invalidCertificateChain
+        case invalidDeviceVerification
+        case invalidEncoding
+        case invalidSignature
+        case missingRequiredProperties
+    }
+
+    /// https://developer.apple.com/documentation/storekit/verificationresult/unsafepayloadvalue
+    public var unsafePayloadValue: SignedType {
+        switch self {
+        case .verified(let value), .unverified(let value, _): value
+        }
+    }
+
+    /// https://developer.apple.com/documentation/storekit/verificationresult/payloadvalue
+    public var payloadValue: SignedType {
+        get throws {
+            switch self {
+            case .verified(let value): return value
+            case .unverified(_, let error): throw error
+            }
+        }
+    }
+
+    /// https://developer.apple.com/documentation/storekit/verificationresult/jwsrepresentation-21vgo
+    public var jwsRepresentation: String {
+        switch unsafePayloadValue {
+        case let signed as any ScriptedSigned: signed.scriptedJWS
+        default: ""
+        }
+    }
+}
+
+extension VerificationResult: Sendable where SignedType: Sendable {}
+
+/// Linux-only test scaffolding: what the scripted App Store signs (no signature; the payload only).
+protocol ScriptedSigned {
+    var scriptedJWS: String { get }
+}
+
+/// Linux-only test scaffolding: an unsigned compact JWS carrying `payload`, standing in for the
+/// App Store's signed transactions and renewal infos (the server verifies real ones).
+enum ScriptedJWS {
+    static func make(_ payload: [String: any Sendable]) -> String {
+        let json = (try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return "eyJhbGciOiJFUzI1NiJ9." + base64URL(json) + ".c2NyaXB0ZWQ"
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
