@@ -42,6 +42,30 @@ struct MergeTests {
         #expect(RecordSet(EvidenceRecords(transactions: [refunded, laterLegacy])).transaction(id: "1000") == laterLegacy)
     }
 
+    @Test("a later legacy version without a price keeps the price and storefront a signed version said, in any order")
+    func chargeFactsSurviveLegacyVersions() {
+        var priced = original
+        priced.price = Money(milliUnits: 4990, currency: "USD")
+        priced.storefront = "USA"
+        var legacy = original
+        legacy.price = nil
+        legacy.storefront = nil
+        legacy.provenance = Provenance(source: .notificationV1, versionDate: F.day(1), isSigned: false)
+        var refundedLater = legacy
+        refundedLater.revocation = Revocation(date: F.day(12), reason: .other, type: .refundFull)
+        refundedLater.provenance.versionDate = F.day(12)
+        let orders = [[priced, legacy, refundedLater], [refundedLater, legacy, priced], [legacy, priced, refundedLater], [legacy, refundedLater, priced]]
+        let merged = orders.map { RecordSet(EvidenceRecords(transactions: $0)) }
+        for records in merged {
+            #expect(records == merged[0])
+            let kept = records.transaction(id: "1000")
+            #expect(kept?.price == Money(milliUnits: 4990, currency: "USD"))
+            #expect(kept?.storefront == "USA")
+            #expect(kept?.revocation?.date == F.day(12))
+            #expect(kept?.provenance.versionDate == F.day(12))
+        }
+    }
+
     @Test("renewal info: the newest signedDate wins")
     func renewalInfoNewestWins() {
         let on = F.renewalInfo(signed: F.day(1))

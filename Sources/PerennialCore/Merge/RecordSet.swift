@@ -45,11 +45,26 @@ public struct RecordSet: Hashable, Sendable, Codable {
     }
 
     /// Merges one transaction version.
+    ///
+    /// The newest version wins, but what a charge was (its price and storefront) never changes
+    /// between versions and only some sources say it: a V1 notification or a verifyReceipt answer
+    /// arriving after the V2 notification of the same renewal must not make the price unknown. So
+    /// the kept version takes those facts from the other when it lacks them, which gives the same
+    /// record whatever order the versions arrive in.
     public mutating func merge(_ transaction: Transaction) {
+        var transaction = transaction
         if let owner = owners[transaction.transactionID], let position = ledgerPositions[owner],
             let stored = ledgers[position].transaction(id: transaction.transactionID)
         {
-            guard transaction.supersedes(stored) else { return }
+            guard transaction.supersedes(stored) else {
+                var completed = stored
+                completed.takeChargeFacts(from: transaction)
+                guard completed != stored else { return }
+                ledgers[position].remove(transactionID: stored.transactionID)
+                ledgers[position].insert(completed)
+                return
+            }
+            transaction.takeChargeFacts(from: stored)
             ledgers[position].remove(transactionID: transaction.transactionID)
             if owner != transaction.originalTransactionID { removeLedgerIfEmpty(owner) }
         }
@@ -116,5 +131,14 @@ public struct RecordSet: Hashable, Sendable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         try evidence.encode(to: encoder)
+    }
+}
+
+extension Transaction {
+    /// Fills the price and storefront from another version of the same transaction when this one
+    /// lacks them, as ``RecordSet`` merges versions.
+    fileprivate mutating func takeChargeFacts(from other: Transaction) {
+        if price == nil { price = other.price }
+        if storefront == nil { storefront = other.storefront }
     }
 }
