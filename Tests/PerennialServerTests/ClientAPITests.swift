@@ -54,6 +54,51 @@ import Testing
         }
     }
 
+    @Test func promotionalOffersAreAlsoSignedAsAJWSBoundToTheUsersLatestTransaction() async throws {
+        var world = try StoreWorld()
+        let bought = try world.buy("pro.monthly").transaction
+        let signed = try world.signed(bought)
+        let now = world.state.now
+        let key = P256.Signing.PrivateKey()
+        let server = try await ServerHarness(offerKey: key, offerIssuerID: "team-issuer")
+        server.clock.now = now
+        try await server.test { client in
+            let body = try JSONEncoder().encode(OfferSignatureRequest(productId: "pro.monthly", offerId: "winback50"))
+            let before = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body).decode(OfferSignatureResponse.self)
+            #expect(try await client.postTransaction(signed, user: "alice").status == .ok)
+            let after = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body).decode(OfferSignatureResponse.self)
+            #expect(!after.signature.isEmpty)
+
+            let parts = try JWSDecoding.parts(of: try #require(after.compactJWS))
+            #expect(key.publicKey.isValidSignature(parts.signature, for: parts.signingInput))
+            #expect(!P256.Signing.PrivateKey().publicKey.isValidSignature(parts.signature, for: parts.signingInput))
+            let header = try #require(try JSONSerialization.jsonObject(with: parts.headerJSON) as? [String: String])
+            #expect(header == ["alg": "ES256", "kid": "OFFERKEY1", "typ": "JWT"])
+            let claims = try #require(try JSONSerialization.jsonObject(with: parts.payload) as? [String: Any])
+            #expect(claims["aud"] as? String == "promotional-offer")
+            #expect(claims["iss"] as? String == "team-issuer")
+            #expect(claims["bid"] as? String == StoreWorld.bundleID)
+            #expect(claims["productId"] as? String == "pro.monthly")
+            #expect(claims["offerIdentifier"] as? String == "winback50")
+            #expect((claims["iat"] as? NSNumber)?.int64Value == Int64(now.timeIntervalSince1970.rounded(.down)))
+            #expect(claims["transactionId"] as? String == bought.transactionID)
+
+            // Before any purchase the JWS names no transaction.
+            let first = try JWSDecoding.parts(of: try #require(before.compactJWS))
+            let firstClaims = try #require(try JSONSerialization.jsonObject(with: first.payload) as? [String: Any])
+            #expect(firstClaims["transactionId"] == nil)
+        }
+    }
+
+    @Test func withoutAnIssuerIDOnlyTheLegacySignatureIsGiven() async throws {
+        let server = try await ServerHarness(offerKey: P256.Signing.PrivateKey())
+        try await server.test { client in
+            let body = try JSONEncoder().encode(OfferSignatureRequest(productId: "pro.monthly", offerId: "winback50"))
+            let signature = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body).decode(OfferSignatureResponse.self)
+            #expect(signature.compactJWS == nil && !signature.signature.isEmpty)
+        }
+    }
+
     @Test func offerSigningWithoutAKeyIsNotConfigured() async throws {
         let server = try await ServerHarness()
         try await server.test { client in

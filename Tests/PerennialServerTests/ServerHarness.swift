@@ -37,6 +37,7 @@ struct ServerHarness {
         environments: [AppStoreEnvironment] = [.sandbox],
         userTokens: UserTokenConfiguration? = nil,
         offerKey: P256.Signing.PrivateKey? = nil,
+        offerIssuerID: String? = nil,
         apps: [AppConfiguration]? = nil,
         adminKeys: [AdminKeyConfiguration] = [],
         transport apple: (any AppStoreHTTPTransport)? = nil,
@@ -66,7 +67,9 @@ struct ServerHarness {
             id: Self.appID, bundleID: StoreWorld.bundleID, appAppleID: 1_234_567_890, catalog: .catalog(StoreWorld.catalog),
             environments: environments, publicKeys: [SecretValue(Self.publicKey)], transferPolicy: policy,
             trustedRoots: [.certificates([pki.jws.root])], receipts: receiptConfiguration.sharedSecret == nil ? nil : receiptConfiguration,
-            promotionalOffers: offerKey.map { SigningKeyConfiguration(keyID: "OFFERKEY1", privateKey: SecretValue($0.pemRepresentation)) },
+            promotionalOffers: offerKey.map {
+                SigningKeyConfiguration(keyID: "OFFERKEY1", privateKey: SecretValue($0.pemRepresentation), issuerID: offerIssuerID)
+            },
             userTokens: userTokens)
         let clock = TestClock(StoreWorld.start)
         let metrics = ServerMetrics()

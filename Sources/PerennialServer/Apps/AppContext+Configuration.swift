@@ -86,6 +86,13 @@ extension AppContext {
                 PromotionalOfferSignatureCreator(
                     key: try Self.key(offers, field: "apps.\(name).promotionalOffers", environment: environment), bundleID: app.bundleID)
             },
+            offerJWSSigner: try app.promotionalOffers.flatMap { offers throws(ConfigurationError) in
+                // The issuer id is the team's, the same for every key: the Server API key's serves.
+                guard let issuerID = offers.issuerID ?? app.serverAPI?.issuerID, !issuerID.isEmpty else { return nil }
+                return PromotionalOfferV2SignatureCreator(
+                    key: try Self.key(offers, field: "apps.\(name).promotionalOffers", environment: environment), issuerID: issuerID,
+                    bundleID: app.bundleID)
+            },
             userTokens: try app.userTokens.map { userTokens throws(ConfigurationError) in
                 try UserTokenVerifier(configuration: userTokens, field: "apps.\(name).userTokens", environment: environment)
             },

@@ -21,6 +21,9 @@ public struct AppContext: Sendable {
     /// The App Store Server API client, for reconciliation jobs.
     public let serverAPI: AppStoreServerAPIClient?
     public let offerSigner: PromotionalOfferSignatureCreator?
+    /// Signs the same offers in the JWS form (`promotionalOffer(_:compactJWS:)`) when the team's
+    /// issuer id is known; StoreKit on newer systems takes it, older ones the legacy signature.
+    public let offerJWSSigner: PromotionalOfferV2SignatureCreator?
     public let userTokens: UserTokenVerifier?
     /// Where the webhook job delivers the app's events.
     public let webhooks: [WebhookTarget]

@@ -100,8 +100,21 @@ struct ClientRoutes: Sendable {
         let signature = try signer.signature(
             productIdentifier: product.id, offerIdentifier: body.offerId, applicationUsername: try await token(for: user), nonce: UUID(),
             timestamp: Int64((now.timeIntervalSince1970 * 1_000).rounded(.down)))
+        var compactJWS: String?
+        if let jwsSigner = app.offerJWSSigner {
+            compactJWS = try jwsSigner.signature(
+                productID: product.id, offerIdentifier: body.offerId, transactionID: try await latestTransactionID(of: user, in: app),
+                nonce: UUID(), issuedAt: now)
+        }
         return OfferSignatureResponse(
             keyIdentifier: signature.keyIdentifier, nonce: signature.nonce.uuidString.lowercased(), timestamp: signature.timestamp,
-            signature: signature.signature)
+            signature: signature.signature, compactJWS: compactJWS)
+    }
+
+    /// The user's most recent transaction in `app`, which Apple recommends binding a JWS offer
+    /// to (any transaction of the customer identifies them); nil for a user who bought nothing.
+    private func latestTransactionID(of user: AppUserID, in app: AppContext) async throws -> String? {
+        let records = try await dependencies.storage.records(ownedBy: user, appBundleID: app.bundleID)
+        return records.evidence.transactions.max { ($0.purchaseDate, $0.transactionID) < ($1.purchaseDate, $1.transactionID) }?.transactionID
     }
 }

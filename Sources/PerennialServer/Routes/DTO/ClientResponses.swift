@@ -20,6 +20,9 @@ public struct OfferSignatureResponse: Codable, Equatable, Sendable {
     public var timestamp: Int64
     /// Base64 DER ECDSA signature.
     public var signature: String
+    /// The same offer signed in Apple's JWS form, for `promotionalOffer(_:compactJWS:)`; absent
+    /// when the app's configuration gives no issuer id.
+    public var compactJWS: String?
 }
 
 /// `GET /admin/v1/purchases/{transactionId}`: whose purchase a transaction id is, and that
