@@ -324,7 +324,7 @@ let package = Package(
         .testTarget(
             name: "PerennialClientLiveTests",
             dependencies: [
-                "PerennialClient", "PerennialLiveHarness", "PerennialSimulator", "PerennialStorage", "PerennialCore", "PerennialServer",
+                "PerennialAppStore", "PerennialClient", "PerennialLiveHarness", "PerennialSimulator", "PerennialStorage", "PerennialCore", "PerennialServer",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

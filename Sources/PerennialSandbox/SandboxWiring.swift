@@ -34,6 +34,11 @@ public struct SandboxWiring: Sendable {
     public let serverAPIKeyID: String
     /// The App Store Connect issuer id both sides agree on.
     public let issuerID: String
+    /// The In-App Purchase key the server signs promotional offers with (both forms) and the
+    /// simulator's StoreKit checks them against, so offers can be redeemed end to end.
+    public let promotionalOfferKey: P256.Signing.PrivateKey
+    /// The key id of ``promotionalOfferKey``.
+    public let promotionalOfferKeyID: String
 
     /// A wiring; a fresh Server API key by default, unless a client outside the pair must call the
     /// simulator too (`serve --simulator --server-api-key`: ``SimulatorServerAPIKey``).
@@ -45,7 +50,9 @@ public struct SandboxWiring: Sendable {
         sharedSecret: String = "sandbox-shared-secret",
         serverAPIKey: P256.Signing.PrivateKey = P256.Signing.PrivateKey(),
         serverAPIKeyID: String = "SANDBOXKEY",
-        issuerID: String = "00000000-0000-0000-0000-000000000000"
+        issuerID: String = "00000000-0000-0000-0000-000000000000",
+        promotionalOfferKey: P256.Signing.PrivateKey = P256.Signing.PrivateKey(),
+        promotionalOfferKeyID: String = "SANDBOXOFFERS"
     ) {
         self.appID = appID
         self.bundleID = bundleID
@@ -55,6 +62,8 @@ public struct SandboxWiring: Sendable {
         self.serverAPIKey = serverAPIKey
         self.serverAPIKeyID = serverAPIKeyID
         self.issuerID = issuerID
+        self.promotionalOfferKey = promotionalOfferKey
+        self.promotionalOfferKeyID = promotionalOfferKeyID
     }
 
     /// The server's V2 and V1 notification URLs for the app, as set in App Store Connect.
@@ -73,13 +82,19 @@ public struct SandboxWiring: Sendable {
         ServerAPICredentials(issuerID: issuerID, bundleID: bundleID, keyID: serverAPIKeyID, publicKey: serverAPIKey.publicKey)
     }
 
+    /// The keys the simulator's StoreKit accepts promotional offer signatures from.
+    public var promotionalOfferKeys: [String: P256.Signing.PublicKey] {
+        [promotionalOfferKeyID: promotionalOfferKey.publicKey]
+    }
+
     /// The app facts the simulator stamps on its payloads, including the shared secret V1 carries.
     public var wire: WireConfiguration {
         WireConfiguration(appAppleID: appAppleID, sharedSecret: sharedSecret)
     }
 
-    /// The server's configuration of the app, trusting `pki` and calling the simulator at
-    /// `simulatorURL` for verifyReceipt and the App Store Server API; Sandbox evidence only.
+    /// The server's configuration of the app, trusting `pki`, calling the simulator at
+    /// `simulatorURL` for verifyReceipt and the App Store Server API and signing promotional
+    /// offers with ``promotionalOfferKey``; Sandbox evidence only.
     /// Reconciliation asks Apple ``reconciliationMargin`` after a period ends without news: the
     /// simulator's sandbox month lasts five minutes, so the production hour would be a year.
     ///
@@ -102,9 +117,12 @@ public struct SandboxWiring: Sendable {
             roots: [.der(receiptRoot)], mode: .verifyReceipt)
         let serverAPI = SigningKeyConfiguration(
             keyID: serverAPIKeyID, privateKey: SecretValue(serverAPIKey.pemRepresentation), issuerID: issuerID, baseURL: simulatorURL)
+        let promotionalOffers = SigningKeyConfiguration(
+            keyID: promotionalOfferKeyID, privateKey: SecretValue(promotionalOfferKey.pemRepresentation), issuerID: issuerID)
         return AppConfiguration(
             id: appID, bundleID: bundleID, appAppleID: appAppleID, catalog: .catalog(catalog), environments: [.sandbox],
             publicKeys: publicKeys, transferPolicy: transferPolicy, trustedRoots: [.der(try pki.jwsRootDER)], receipts: receipts,
-            serverAPI: serverAPI, userTokens: userTokens, reconciliationMargin: Self.reconciliationMargin)
+            serverAPI: serverAPI, promotionalOffers: promotionalOffers, userTokens: userTokens,
+            reconciliationMargin: Self.reconciliationMargin)
     }
 }

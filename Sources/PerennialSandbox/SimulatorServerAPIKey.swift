@@ -62,6 +62,10 @@ public struct SimulatorServerAPIKey: Sendable {
     public func credentials(bundleID: String) -> ServerAPICredentials {
         ServerAPICredentials(issuerID: issuerID, bundleID: bundleID, keyID: keyID, publicKey: privateKey.publicKey)
     }
+
+    /// The promotional offer keys the simulated StoreKit accepts: this one, since an In-App
+    /// Purchase key signs promotional offers as well as Server API tokens.
+    public var promotionalOfferKeys: [String: P256.Signing.PublicKey] { [keyID: privateKey.publicKey] }
 }
 
 /// Why `--server-api-key`, `--key-id` and `--issuer-id` cannot be used, in words a user can act on.

@@ -61,6 +61,19 @@ import Testing
         #expect((sentOffer["signature"] as? [String: Any])?["keyIdentifier"] as? String == "K")
     }
 
+    @Test func aPromotionalOfferTravelsInTheOneFormTheDeviceTakes() async throws {
+        let signed = SignedOffer(keyIdentifier: "K", nonce: "n", timestamp: 5, signature: "s", compactJWS: "h.p.s")
+        let offer = StoreOffer(type: "promotional", id: "winback", signature: signed)
+        for acceptsJWS in [true, false] {
+            let stub = Self.simulator()
+            let store = SimulatorStore(baseURL: stub.baseURL, accountID: "alice", acceptsJWSPromotionalOffers: acceptsJWS, session: stub.session)
+            _ = try await store.purchase(productID: "pro.monthly", appAccountToken: nil, offer: offer)
+            let sent = try #require(stub.requests.first?.json["offer"] as? [String: Any])
+            #expect(sent["compactJWS"] as? String == (acceptsJWS ? "h.p.s" : nil))
+            #expect((sent["signature"] as? [String: Any])?["nonce"] as? String == (acceptsJWS ? nil : "n"))
+        }
+    }
+
     @Test func askToBuyAndCancelModes() async throws {
         let stub = Self.simulator()
         let store = SimulatorStore(baseURL: stub.baseURL, accountID: "alice", session: stub.session)

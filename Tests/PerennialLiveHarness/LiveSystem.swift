@@ -118,7 +118,7 @@ public final class LiveSystem: Sendable {
             prices: Dictionary(uniqueKeysWithValues: catalog.products.map { ($0.id, Money(milliUnits: 9_990, currency: "USD")) }),
             bundleID: app.bundleID, billingGracePeriodDays: billingGracePeriodDays, time: .virtual(start: start),
             wire: wiring.wire, targets: wiring.notificationTargets, faults: faults, serverAPICredentials: wiring.serverAPICredentials,
-            transport: ClockSyncingTransport(clock: clock, base: HTTPNotificationTransport()))
+            promotionalOfferKeys: wiring.promotionalOfferKeys, transport: ClockSyncingTransport(clock: clock, base: HTTPNotificationTransport()))
         let simulator = try AppStoreSimulator(setup: setup)
         clock.follow(simulator)
         let (simulatorService, simulatorPort) = try await startSimulator(simulator, clock: clock, logger: logger)

@@ -101,6 +101,7 @@ struct PurchaseBody: Decodable {
         let paymentMode: String?
         let period: String?
         let signature: PromotionalOfferSignature?
+        let compactJWS: String?
     }
 
     var purchase: DevicePurchase {
@@ -109,7 +110,7 @@ struct PurchaseBody: Decodable {
             offer: offer.map {
                 DeviceOffer(
                     type: OfferType(rawValue: $0.type), id: $0.id, paymentMode: $0.paymentMode.map(OfferPaymentMode.init(rawValue:)),
-                    period: $0.period, signature: $0.signature)
+                    period: $0.period, signature: $0.signature, compactJWS: $0.compactJWS)
             },
             quantity: quantity ?? 1, askToBuy: askToBuy ?? false)
     }

@@ -82,17 +82,29 @@ extension AppStoreSimulator {
         guard state.configuration.catalog.product(id: purchase.productID) != nil else {
             throw .lifecycle(.unknownProduct(productID: purchase.productID))
         }
+        var offerNonce: UUID?
         if let offer = purchase.offer, offer.type == .promotional {
-            try offerVerifier.accept(
-                offer.signature, offerID: offer.id, productID: purchase.productID, appAccountToken: purchase.appAccountToken, now: now)
+            offerNonce = try offerVerifier.check(
+                offer, productID: purchase.productID, appAccountToken: purchase.appAccountToken,
+                customerTransactionIDs: customerTransactionIDs(request.account), now: now)
         }
+        // The offer's signature is spent by a purchase made or asked for, not by one refused.
         if purchase.askToBuy {
             let id = "pending-\(nextPendingID)"
             nextPendingID += 1
             pendingPurchases[id] = request
+            if let offerNonce { offerVerifier.spend(offerNonce) }
             return .pending(id: id)
         }
-        return .purchased(try await complete(request))
+        let completed = try await complete(request)
+        if let offerNonce { offerVerifier.spend(offerNonce) }
+        return .purchased(completed)
+    }
+
+    /// Every id that names the account as a customer of the app: its transactions and its app transaction.
+    private func customerTransactionIDs(_ account: SandboxAccount) -> Set<String> {
+        Set(lifecycles(of: account).flatMap(\.transactions).map(\.transactionID))
+            .union([AppTransactionIdentifier.of(accountID: account.id, bundleID: bundleID)])
     }
 
     /// A parent approves an Ask to Buy request: the purchase happens now and its transaction

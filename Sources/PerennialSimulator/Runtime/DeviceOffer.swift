@@ -14,19 +14,23 @@ public struct DeviceOffer: Equatable, Sendable {
     public var paymentMode: OfferPaymentMode?
     /// ISO 8601 length of the offer's first period (`P1W`); nil uses the product's duration.
     public var period: String?
-    /// The developer's signature of a promotional offer.
+    /// The developer's signature of a promotional offer, in the legacy form.
     public var signature: PromotionalOfferSignature?
+    /// The developer's signature of a promotional offer in the JWS form
+    /// (`promotionalOffer(_:compactJWS:)`), which a device passes instead of the legacy one.
+    public var compactJWS: String?
 
     /// An offer.
     public init(
         type: OfferType, id: String? = nil, paymentMode: OfferPaymentMode? = nil, period: String? = nil,
-        signature: PromotionalOfferSignature? = nil
+        signature: PromotionalOfferSignature? = nil, compactJWS: String? = nil
     ) {
         self.type = type
         self.id = id
         self.paymentMode = paymentMode
         self.period = period
         self.signature = signature
+        self.compactJWS = compactJWS
     }
 
     /// The offer as the lifecycle records it.

@@ -37,14 +37,15 @@ extension ServeCommand {
         else {
             throw ValidationError("--host \(configuration.host) does not make a URL")
         }
-        // With the user's key, the server's reconciliation client signs with it too, so the
-        // simulator accepts one key, as Apple does for a team with one In-App Purchase key.
+        // With the user's key, the server's reconciliation client and promotional offers sign with
+        // it too, so the simulator accepts one key, as Apple does for a team with one In-App Purchase key.
         let userKey = try simulatorServerAPIKey()
         let wiring =
             if let userKey {
                 SandboxWiring(
                     appID: Self.demoAppID, bundleID: app.bundleID, appAppleID: app.appAppleID, serverURL: serverURL,
-                    serverAPIKey: userKey.privateKey, serverAPIKeyID: userKey.keyID, issuerID: userKey.issuerID)
+                    serverAPIKey: userKey.privateKey, serverAPIKeyID: userKey.keyID, issuerID: userKey.issuerID,
+                    promotionalOfferKey: userKey.privateKey, promotionalOfferKeyID: userKey.keyID)
             } else {
                 SandboxWiring(appID: Self.demoAppID, bundleID: app.bundleID, appAppleID: app.appAppleID, serverURL: serverURL)
             }
@@ -53,7 +54,7 @@ extension ServeCommand {
                 catalog: catalog, bundleID: app.bundleID, time: .wall,
                 pki: simulatorPKI.map { .directory(URL(fileURLWithPath: $0), receipts: true) } ?? .generate(receipts: true),
                 wire: wiring.wire, targets: wiring.notificationTargets,
-                serverAPICredentials: wiring.serverAPICredentials))
+                serverAPICredentials: wiring.serverAPICredentials, promotionalOfferKeys: wiring.promotionalOfferKeys))
         var demo = try wiring.appConfiguration(
             pki: simulator.pki, simulatorURL: simulatorURL, catalog: catalog, publicKeys: [SecretValue(Self.demoPublicKey)])
         if let simulatorWebhook {

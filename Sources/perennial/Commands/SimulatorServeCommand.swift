@@ -84,7 +84,8 @@ struct SimulatorServeCommand: AsyncParsableCommand {
             pki: rootsURL.map { .directory($0, receipts: true) } ?? .generate(receipts: true),
             wire: WireConfiguration(appAppleID: catalog.apps.first?.appAppleID, sharedSecret: sharedSecret),
             targets: targets, retries: !sendOnce,
-            serverAPICredentials: (bundleID ?? catalog.apps.first?.bundleID).flatMap { serverAPIKey?.credentials(bundleID: $0) })
+            serverAPICredentials: (bundleID ?? catalog.apps.first?.bundleID).flatMap { serverAPIKey?.credentials(bundleID: $0) },
+            promotionalOfferKeys: serverAPIKey?.promotionalOfferKeys ?? [:])
         let simulator = try AppStoreSimulator(setup: setup)
         if let rootsURL { try writeRoots(simulator.pki, to: rootsURL) }
 

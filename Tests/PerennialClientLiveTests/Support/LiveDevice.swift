@@ -19,12 +19,15 @@ struct LiveDevice {
     /// A port nothing listens on: an SDK pointed at it behaves as with no network.
     static let unreachableServer = URL(string: "http://127.0.0.1:9")!
 
-    /// Creates the sandbox account and signs the device in.
-    static func signIn(to system: LiveSystem) async throws -> LiveDevice {
+    /// Creates the sandbox account and signs the device in; `acceptsJWSPromotionalOffers` plays a
+    /// StoreKit new enough for `promotionalOffer(_:compactJWS:)` or an older one.
+    static func signIn(to system: LiveSystem, acceptsJWSPromotionalOffers: Bool = true) async throws -> LiveDevice {
         let account = "user-\(UUID().uuidString.prefix(8).lowercased())"
         try await SimulatorControl(baseURL: system.simulatorURL).createAccount(id: account)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-live-\(account)")
-        let store = SimulatorStore(baseURL: system.simulatorURL, accountID: account, pollInterval: .milliseconds(200))
+        let store = SimulatorStore(
+            baseURL: system.simulatorURL, accountID: account, pollInterval: .milliseconds(200),
+            acceptsJWSPromotionalOffers: acceptsJWSPromotionalOffers)
         return LiveDevice(system: system, account: account, store: store, directory: directory)
     }
 

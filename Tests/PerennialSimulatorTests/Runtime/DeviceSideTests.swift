@@ -149,6 +149,55 @@ struct DeviceSideTests {
         await #expect(throws: SimulatorRuntimeError.self) { try await simulator.purchase(offer(signature)) }
     }
 
+    @Test func promotionalOffersInTheJWSFormAreCheckedAsStoreKitChecksThem() async throws {
+        let key = P256.Signing.PrivateKey()
+        let simulator = try await RuntimeFixture.simulator(promotionalOfferKeys: ["KEY1": key.publicKey])
+        _ = try await simulator.purchase(DevicePurchase(accountID: RuntimeFixture.alice, productID: "pro.monthly"))
+        let lifecycle = try #require(await simulator.state.lifecycles.first)
+        _ = try await simulator.perform(.setAutoRenew(originalTransactionID: lifecycle.originalTransactionID, enabled: false))
+        _ = try await simulator.advance(by: SimulatorFixture.month + 1)
+
+        func signed(
+            by signingKey: P256.Signing.PrivateKey = key, bundleID: String = RuntimeFixture.bundleID, product: String = "pro.monthly",
+            transactionID: String?, nonce: UUID = UUID()
+        ) throws -> String {
+            try PromotionalOfferV2SignatureCreator(
+                key: AppStoreConnectKey(privateKey: signingKey, keyID: "KEY1"), issuerID: "issuer", bundleID: bundleID
+            ).signature(productID: product, offerIdentifier: "comeback", transactionID: transactionID, nonce: nonce, issuedAt: Date())
+        }
+        func offer(_ compactJWS: String) -> DevicePurchase {
+            DevicePurchase(
+                accountID: RuntimeFixture.alice, productID: "pro.monthly",
+                offer: DeviceOffer(type: .promotional, id: "comeback", paymentMode: .payUpFront, period: "P1M", compactJWS: compactJWS))
+        }
+        let own = lifecycle.originalTransactionID
+        for refused in [
+            try signed(by: P256.Signing.PrivateKey(), transactionID: own), try signed(bundleID: "com.other.app", transactionID: own),
+            try signed(product: "pro.yearly", transactionID: own), try signed(transactionID: "2000000999999"), "not.a.jws",
+        ] {
+            await #expect(throws: SimulatorRuntimeError.self) { try await simulator.purchase(offer(refused)) }
+        }
+
+        // A purchase the store refuses (the customer still subscribes) leaves the signature unspent.
+        let early = try signed(transactionID: own)
+        _ = try await simulator.purchase(DevicePurchase(accountID: RuntimeFixture.alice, productID: "pro.monthly"))
+        await #expect(throws: SimulatorRuntimeError.self) { try await simulator.purchase(offer(early)) }
+        let renewing = try #require(await simulator.state.lifecycles.last?.originalTransactionID)
+        _ = try await simulator.perform(.setAutoRenew(originalTransactionID: renewing, enabled: false))
+        _ = try await simulator.advance(by: SimulatorFixture.month + 1)
+
+        let jws = early
+        let purchase = try await simulator.purchase(offer(jws)).completed()
+        #expect(try await RuntimeFixture.verifier().verifyTransaction(purchase.signedTransaction).offerIdentifier == "comeback")
+
+        // The nonce is spent.
+        _ = try await simulator.perform(.setAutoRenew(originalTransactionID: own, enabled: false))
+        _ = try await simulator.advance(by: SimulatorFixture.month + 1)
+        await #expect(throws: SimulatorRuntimeError.self) { try await simulator.purchase(offer(jws)) }
+        // A signature naming no transaction is not bound to a customer and goes through.
+        _ = try await simulator.purchase(offer(try signed(transactionID: nil))).completed()
+    }
+
     @Test func unknownAccountsAndProductsAreTypedErrors() async throws {
         let simulator = try await RuntimeFixture.simulator()
         await #expect(throws: SimulatorRuntimeError.self) {

@@ -25,8 +25,9 @@ public actor SimulatorStore: StoreBackend {
     /// appended), polling for unfinished transactions every `pollInterval` while someone listens.
     public init(
         baseURL: URL, accountID: String, products: [StoreProduct] = [], pollInterval: Duration = .seconds(1),
-        session: URLSession = .shared
+        acceptsJWSPromotionalOffers: Bool = true, session: URLSession = .shared
     ) {
+        self.acceptsJWSPromotionalOffers = acceptsJWSPromotionalOffers
         self.http = JSONHTTPClient(baseURL: baseURL, session: session)
         self.accountID = accountID
         self.catalog = products
@@ -41,8 +42,9 @@ public actor SimulatorStore: StoreBackend {
     /// The simulator's sandbox accounts may always pay.
     public func canMakePayments() async -> Bool { true }
 
-    /// The simulator signs promotional offers' legacy form only.
-    public nonisolated var acceptsJWSPromotionalOffers: Bool { false }
+    /// Whether this "device" passes promotional offers in the JWS form (a newer StoreKit) or the
+    /// legacy one; the simulator checks either as StoreKit would.
+    public nonisolated let acceptsJWSPromotionalOffers: Bool
 
     public func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
         guard !catalog.isEmpty else { return ids.map { StoreProduct(id: $0) } }
@@ -53,7 +55,7 @@ public actor SimulatorStore: StoreBackend {
         if purchaseMode == .userCancels { return .userCancelled }
         let request = SimulatorWire.PurchaseRequest(
             account: accountID, productId: productID, appAccountToken: appAccountToken?.uuidString.lowercased(),
-            offer: offer, askToBuy: purchaseMode == .askToBuy)
+            offer: offer.map { SimulatorWire.Offer($0, acceptsJWS: acceptsJWSPromotionalOffers) }, askToBuy: purchaseMode == .askToBuy)
         let answer: SimulatorWire.PurchaseAnswer
         do {
             answer = try await http.send("POST", ["simulator", "v1", "purchases"], body: request, as: SimulatorWire.PurchaseAnswer.self)

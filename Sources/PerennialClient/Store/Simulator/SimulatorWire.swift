@@ -7,8 +7,40 @@ enum SimulatorWire {
         let account: String
         let productId: String
         let appAccountToken: String?
-        let offer: StoreOffer?
+        let offer: Offer?
         let askToBuy: Bool
+    }
+
+    /// An offer as the device passes it: a promotional offer's signature in the one form the
+    /// store takes (``SignedOffer/form(storeAcceptsJWS:)``).
+    struct Offer: Encodable, Sendable {
+        let type: String
+        let id: String?
+        let signature: LegacySignature?
+        let compactJWS: String?
+
+        struct LegacySignature: Encodable, Sendable {
+            let keyIdentifier: String
+            let nonce: String
+            let timestamp: Int64
+            let signature: String
+        }
+
+        init(_ offer: StoreOffer, acceptsJWS: Bool) {
+            type = offer.type
+            id = offer.id
+            switch offer.signature?.form(storeAcceptsJWS: acceptsJWS) {
+            case .legacy(let keyIdentifier, let nonce, let timestamp, let signature):
+                self.signature = LegacySignature(keyIdentifier: keyIdentifier, nonce: nonce, timestamp: timestamp, signature: signature)
+                compactJWS = nil
+            case .compactJWS(let jws):
+                signature = nil
+                compactJWS = jws
+            case nil:
+                signature = nil
+                compactJWS = nil
+            }
+        }
     }
 
     /// `{"status":"purchased",…}`, `{"status":"pending","pendingId"}` or `{"status":"declined"}`.
