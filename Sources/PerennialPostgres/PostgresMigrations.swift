@@ -23,6 +23,7 @@ enum PostgresMigrations {
         Migration(version: 7, name: "webhook-endpoints", statements: webhookEndpoints),
         Migration(version: 8, name: "app-transactions", statements: appTransactions),
         Migration(version: 9, name: "analytics-counters", statements: analyticsCounters),
+        Migration(version: 10, name: "consumption-requests", statements: consumptionRequests),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -247,5 +248,33 @@ enum PostgresMigrations {
             PRIMARY KEY (app_bundle_id, app_user_id)
         )
         """
+    ]
+
+    /// Refund requests and the apps' usage reports (``PerennialStorage/ConsumptionStore``): the
+    /// request's whole story is its JSON record; the columns are what the job and the links query.
+    private static let consumptionRequests = [
+        """
+        CREATE TABLE consumption_requests (
+            id TEXT PRIMARY KEY,
+            app_bundle_id TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            state TEXT NOT NULL,
+            next_attempt_at DOUBLE PRECISION NOT NULL,
+            requested_at DOUBLE PRECISION NOT NULL,
+            lease_owner TEXT,
+            lease_expires_at DOUBLE PRECISION,
+            record TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX consumption_requests_due ON consumption_requests (state, next_attempt_at)",
+        "CREATE INDEX consumption_requests_transaction ON consumption_requests (app_bundle_id, transaction_id)",
+        """
+        CREATE TABLE consumption_reports (
+            app_bundle_id TEXT NOT NULL,
+            app_user_id TEXT NOT NULL,
+            record TEXT NOT NULL,
+            PRIMARY KEY (app_bundle_id, app_user_id)
+        )
+        """,
     ]
 }

@@ -13,6 +13,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("webhook-endpoints", migrate: addWebhookEndpoints)
         migrator.registerMigration("app-transactions", migrate: addAppTransactions)
         migrator.registerMigration("analytics-v1-counters", migrate: addAnalyticsCounters)
+        migrator.registerMigration("consumption-requests", migrate: addConsumptionRequests)
         return migrator
     }
 
@@ -222,6 +223,33 @@ enum SQLiteMigrations {
                     environment TEXT NOT NULL,
                     signed TEXT NOT NULL,
                     received_at REAL NOT NULL,
+                    PRIMARY KEY (app_bundle_id, app_user_id)
+                );
+                """)
+    }
+
+    /// Refund requests and the apps' usage reports (``PerennialStorage/ConsumptionStore``): the
+    /// request's whole story is its JSON record; the columns are what the job and the links query.
+    private static func addConsumptionRequests(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE consumption_requests (
+                    id TEXT PRIMARY KEY,
+                    app_bundle_id TEXT NOT NULL,
+                    transaction_id TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    next_attempt_at REAL NOT NULL,
+                    requested_at REAL NOT NULL,
+                    lease_owner TEXT,
+                    lease_expires_at REAL,
+                    record TEXT NOT NULL
+                );
+                CREATE INDEX consumption_requests_due ON consumption_requests (state, next_attempt_at);
+                CREATE INDEX consumption_requests_transaction ON consumption_requests (app_bundle_id, transaction_id);
+                CREATE TABLE consumption_reports (
+                    app_bundle_id TEXT NOT NULL,
+                    app_user_id TEXT NOT NULL,
+                    record TEXT NOT NULL,
                     PRIMARY KEY (app_bundle_id, app_user_id)
                 );
                 """)

@@ -45,6 +45,8 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
 ///   - webhookTransport: how webhook endpoints are reached; AsyncHTTPClient by default.
 ///   - reconciliation: how the reconciliation job asks Apple; nil turns it off. The job runs when
 ///     an app can ask Apple (Server API keys, or verifyReceipt with a shared secret).
+///   - consumption: how the consumption job answers refund requests; nil turns it off. The job
+///     runs when an app has a consumption policy.
 /// - Throws: ``ConfigurationError`` when an app's configuration cannot be used.
 public func buildApplication(
     configuration: ServerConfiguration,
@@ -58,7 +60,8 @@ public func buildApplication(
     services: [any Service] = [],
     webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions(),
     webhookTransport: (any AppStoreHTTPTransport)? = nil,
-    reconciliation: ReconciliationOptions? = ReconciliationOptions()
+    reconciliation: ReconciliationOptions? = ReconciliationOptions(),
+    consumption: ConsumptionService.Options? = ConsumptionService.Options()
 ) throws(ConfigurationError) -> some ApplicationProtocol {
     let apps = try AppRegistry(
         configuration: configuration, environment: environment, transport: transport ?? AsyncHTTPClientTransport(),
@@ -95,6 +98,9 @@ public func buildApplication(
             ReconciliationService(
                 storage: storage, apps: apps, options: reconciliation, clock: clock, wallClock: wallClock, webhookWakeUp: webhookWakeUp,
                 metrics: metrics, logger: logger))
+    }
+    if let consumption, apps.apps.contains(where: { $0.consumption != nil }) {
+        jobs.append(ConsumptionService(storage: storage, apps: apps, options: consumption, clock: clock, metrics: metrics, logger: logger))
     }
     // Jobs wait for the migrations (see ``MigrationGate``); the server itself only listens after them.
     let migrated = MigrationGate()

@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import PerennialAppStore
 import PerennialLiveHarness
+import PerennialServer
 import PerennialSimulator
 import PerennialStorage
 import Testing
@@ -90,8 +91,9 @@ struct SupportLiveTests {
     }
 
     /// Runs `body` against a live server and simulator, stopped whatever happens.
-    static func onALiveSystem(_ body: (LiveSystem, LiveHTTP) async throws -> Void) async throws {
-        let system = try await LiveSystem.start()
+    /// Runs `body` on a fresh live system (answering refund requests as `consumption` says) and stops it.
+    static func onALiveSystem(consumption: ConsumptionPolicy? = nil, _ body: (LiveSystem, LiveHTTP) async throws -> Void) async throws {
+        let system = try await LiveSystem.start(consumption: consumption)
         do {
             try await body(system, LiveHTTP(system: system))
             await system.stop()

@@ -100,7 +100,7 @@ public final class LiveSystem: Sendable {
         catalogJSON: String = LiveCatalog.json, billingGracePeriodDays: Int? = 16, serverAPI: Bool = true,
         reconciliation: ReconciliationOptions? = ReconciliationOptions(), webhooks: [WebhookEndpoint] = [],
         webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions(), serverPort: Int? = nil, alsoTrusting roots: [Data] = [],
-        answerSigningKey: SecretValue? = nil
+        answerSigningKey: SecretValue? = nil, consumption: ConsumptionPolicy? = nil
     ) async throws -> LiveSystem {
         var logger = Logger(label: "perennial.live")
         logger.logLevel = .error
@@ -134,6 +134,7 @@ public final class LiveSystem: Sendable {
         appConfiguration.webhooks = webhooks
         appConfiguration.trustedRoots += roots.map { .der($0) }
         appConfiguration.answerSigningKey = answerSigningKey
+        appConfiguration.consumption = consumption
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let storage = try SQLiteStorage(path: directory.appendingPathComponent("perennial.sqlite").path)
@@ -181,7 +182,9 @@ public final class LiveSystem: Sendable {
         guard server.withLockedValue({ $0 }) == nil else { return }
         let application = try buildApplication(
             configuration: configuration, storage: storage, environment: [:], clock: clock, logger: logger,
-            webhookDelivery: webhookDelivery, reconciliation: reconciliation)
+            webhookDelivery: webhookDelivery, reconciliation: reconciliation,
+            consumption: ConsumptionService.Options(
+                pollInterval: .milliseconds(100), retryPolicy: WebhookRetryPolicy(baseDelay: 60, maximumDelay: 600)))
         let running = RunningService.run(application, logger: logger)
         server.withLockedValue { $0 = running }
         try await waitUntilServerAnswers(running)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PerennialAppStore
 import PerennialCore
@@ -94,6 +95,37 @@ import Testing
         ) {
             try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
         }
+    }
+
+    @Test func aConsumptionPolicyNeedsConsentApplesValuesAndAServerAPIKey() throws {
+        func context(_ policy: ConsumptionPolicy, serverAPI: Bool = true) throws -> AppContext {
+            let app = AppConfiguration(
+                id: "demo", bundleID: StoreWorld.bundleID, catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["pk"],
+                trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])],
+                serverAPI: serverAPI
+                    ? SigningKeyConfiguration(keyID: "K", privateKey: SecretValue(P256.Signing.PrivateKey().pemRepresentation), issuerID: "i") : nil,
+                consumption: policy)
+            return try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
+        }
+        let refusals: [(ConsumptionPolicy, Bool, String)] = [
+            (ConsumptionPolicy(customerConsented: false), true, "apps.demo.consumption.customerConsented"),
+            (ConsumptionPolicy(customerConsented: true, refundPreference: "REFUND"), true, "apps.demo.consumption.refundPreference"),
+            (ConsumptionPolicy(customerConsented: true, rules: [.init(refundPreference: "DECLINE")]), true, "apps.demo.consumption.rules[0]"),
+            (ConsumptionPolicy(customerConsented: true, deliveryStatus: "LOST"), true, "apps.demo.consumption.deliveryStatus"),
+            (ConsumptionPolicy(customerConsented: true), false, "apps.demo.consumption"),
+        ]
+        for (policy, serverAPI, field) in refusals {
+            #expect {
+                _ = try context(policy, serverAPI: serverAPI)
+            } throws: { error in
+                guard case .invalidValue(let named, _, _) = error as? ConfigurationError else { return false }
+                return named == field
+            }
+        }
+        let accepted = ConsumptionPolicy(customerConsented: true, refundPreference: "GRANT_PRORATED", rules: [.init(usedMoreThanDays: 7, refundPreference: "DECLINE")])
+        #expect(try context(accepted).consumption == accepted)
+        let decoded = try JSONDecoder().decode(ConsumptionPolicy.self, from: Data(#"{"customerConsented": true, "rules": [{"usedMoreThanDays": 3, "refundPreference": "DECLINE"}]}"#.utf8))
+        #expect(decoded == ConsumptionPolicy(customerConsented: true, rules: [.init(usedMoreThanDays: 3, refundPreference: "DECLINE")]))
     }
 
     @Test func twoAppsSharingAPublicKeyAreRefused() throws {

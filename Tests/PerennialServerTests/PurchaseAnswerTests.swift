@@ -149,4 +149,29 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? {
         try await base.appTransaction(of: user, appBundleID: appBundleID)
     }
+    func addConsumptionRequest(_ request: RefundRequestRecord, audit: AuditEntry.Draft?) async throws(StorageError) -> Bool {
+        try await base.addConsumptionRequest(request, audit: audit)
+    }
+    func claimDueConsumptionRequests(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError)
+        -> [RefundRequestRecord]
+    {
+        try await base.claimDueConsumptionRequests(owner: owner, limit: limit, leaseFor: leaseFor, now: now)
+    }
+    func updateConsumptionRequest(_ request: RefundRequestRecord, heldBy owner: String?, audit: AuditEntry.Draft?) async throws(StorageError)
+        -> Bool
+    {
+        try await base.updateConsumptionRequest(request, heldBy: owner, audit: audit)
+    }
+    func consumptionRequests(ofTransaction transactionID: String, appBundleID: String) async throws(StorageError) -> [RefundRequestRecord] {
+        try await base.consumptionRequests(ofTransaction: transactionID, appBundleID: appBundleID)
+    }
+    func consumptionRequests(appBundleID: String, limit: Int) async throws(StorageError) -> [RefundRequestRecord] {
+        try await base.consumptionRequests(appBundleID: appBundleID, limit: limit)
+    }
+    func reportConsumption(_ report: ConsumptionReport, of user: AppUserID, appBundleID: String) async throws(StorageError) {
+        try await base.reportConsumption(report, of: user, appBundleID: appBundleID)
+    }
+    func consumptionReport(of user: AppUserID, appBundleID: String) async throws(StorageError) -> ConsumptionReport? {
+        try await base.consumptionReport(of: user, appBundleID: appBundleID)
+    }
 }

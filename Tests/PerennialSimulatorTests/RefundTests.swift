@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 import PerennialCore
 import PerennialSimulator
 import Testing
@@ -45,6 +46,30 @@ import Testing
         #expect(output.kinds == [Kind("REFUND_DECLINED")])
         #expect(output.notifications.first?.transactionID == id)
         #expect(state.lifecycles == before)
+    }
+
+    @Test func aRefundRequestAsksTheDeveloperAndApplesDecisionFollowsThePreference() throws {
+        for (preference, expected) in [(RefundPreference.grantFull, "REFUND"), (.grantProrated, "REFUND"), (.decline, "REFUND_DECLINED"), (nil, "REFUND_DECLINED")] {
+            var state = SimulatorFixture.state()
+            let id = try state.buy("pro.monthly")
+            _ = try state.advance(toSecond: 100)
+            let request = try state.apply(.requestRefund(transactionID: id, reason: .unintendedPurchase))
+            #expect(request.kinds == [Kind("CONSUMPTION_REQUEST")])
+            #expect(request.notifications.first?.consumptionRequestReason == .unintendedPurchase)
+            #expect(request.notifications.first?.transactionID == id)
+            if let preference {
+                _ = try state.apply(
+                    .receiveConsumptionInformation(
+                        transactionID: id,
+                        ConsumptionRequest(customerConsented: true, deliveryStatus: .delivered, refundPreference: preference, sampleContentProvided: false)))
+            }
+            #expect(state.refundRequests.first?.consumption?.refundPreference == preference)
+            let decision = try state.apply(.decideRefundRequest(transactionID: id))
+            #expect(decision.kinds == [Kind(expected)], "preference \(preference?.rawValue ?? "none")")
+            #expect(state.refundRequests.first?.decision == (expected == "REFUND" ? .refunded : .declined))
+            if preference == .grantProrated { #expect(decision.transactions.first?.revocationType == .refundProrated) }
+            #expect(throws: LifecycleError.noOpenRefundRequest(transactionID: id)) { try state.apply(.decideRefundRequest(transactionID: id)) }
+        }
     }
 
     @Test func refundOfAnUnknownTransactionIsRefused() throws {

@@ -31,10 +31,14 @@ public struct AppEvidenceVerifier: Sendable {
         public var appleID: String?
         /// Apple's notification type, for notifications.
         public var notificationType: String?
+        /// When Apple signed a V2 notification: the start of a `CONSUMPTION_REQUEST`'s 12-hour window.
+        public var signedDate: Date?
+        /// A `CONSUMPTION_REQUEST`'s `consumptionRequestReason`.
+        public var consumptionRequestReason: String?
 
         public init(
             records: EvidenceRecords, environment: AppStoreEnvironment, raw: Data, form: String, appleID: String? = nil,
-            notificationType: String? = nil
+            notificationType: String? = nil, signedDate: Date? = nil, consumptionRequestReason: String? = nil
         ) {
             self.records = records
             self.environment = environment
@@ -42,6 +46,8 @@ public struct AppEvidenceVerifier: Sendable {
             self.form = form
             self.appleID = appleID
             self.notificationType = notificationType
+            self.signedDate = signedDate
+            self.consumptionRequestReason = consumptionRequestReason
         }
     }
 
@@ -149,7 +155,8 @@ public struct AppEvidenceVerifier: Sendable {
         }
         return Verified(
             records: records, environment: verifier.environment, raw: body, form: "v2", appleID: uuid,
-            notificationType: notification.payload.notificationType?.rawValue ?? "unknown")
+            notificationType: notification.payload.notificationType?.rawValue ?? "unknown", signedDate: notification.payload.signedDate,
+            consumptionRequestReason: notification.payload.data?.consumptionRequestReason?.rawValue)
     }
 
     /// The App Store Server API's Get All Subscription Statuses answer: every signed transaction

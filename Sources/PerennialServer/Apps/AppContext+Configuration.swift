@@ -109,7 +109,19 @@ extension AppContext {
                 try Self.integration(integration, field: "apps.\(name).integrations[\(index)]", index: index, environment: environment)
             },
             answerSigner: try Self.answerSigner(app, name: name, environment: environment),
-            publicKeys: publicKeys, publicKeyDigests: publicKeys.map(ConstantTime.digest), analytics: app.analytics)
+            publicKeys: publicKeys, publicKeyDigests: publicKeys.map(ConstantTime.digest), analytics: app.analytics,
+            consumption: try Self.consumption(app, name: name))
+    }
+
+    /// The consumption policy, checked: consent stated, Apple's values, and a Server API key to answer with.
+    private static func consumption(_ app: AppConfiguration, name: String) throws(ConfigurationError) -> ConsumptionPolicy? {
+        guard let policy = app.consumption else { return nil }
+        if let problem = policy.problem(field: "apps.\(name).consumption") { throw problem }
+        guard app.serverAPI != nil else {
+            throw .invalidValue(
+                field: "apps.\(name).consumption", value: "set", reason: "answers go through the App Store Server API: configure serverAPI too")
+        }
+        return policy
     }
 
     /// One integration's target, its credentials read and its event types checked.

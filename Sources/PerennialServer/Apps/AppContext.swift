@@ -37,6 +37,8 @@ public struct AppContext: Sendable {
     let publicKeyDigests: [[UInt8]]
     /// How the app's figures are reported.
     public var analytics = AnalyticsConfiguration()
+    /// How Apple's refund consumption requests are answered; nil records them unanswered.
+    public var consumption: ConsumptionPolicy?
 
     /// The engine of the app's catalog.
     public var engine: SubscriberEngine { applier.engine }

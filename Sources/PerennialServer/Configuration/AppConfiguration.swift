@@ -38,6 +38,8 @@ public struct AppConfiguration: Sendable, Decodable {
     /// (`X-Perennial-Signature`), so the SDK, given the public key, refuses answers a proxy on the
     /// device's network rewrote or forged. Off when absent.
     public var answerSigningKey: SecretValue?
+    /// How Apple's refund consumption requests are answered; nil records them unanswered.
+    public var consumption: ConsumptionPolicy?
 
     public init(
         id: String,
@@ -56,7 +58,8 @@ public struct AppConfiguration: Sendable, Decodable {
         integrations: [IntegrationConfiguration] = [],
         reconciliationMargin: TimeInterval = ReconciliationPolicy().margin,
         analytics: AnalyticsConfiguration = AnalyticsConfiguration(),
-        answerSigningKey: SecretValue? = nil
+        answerSigningKey: SecretValue? = nil,
+        consumption: ConsumptionPolicy? = nil
     ) {
         self.id = id
         self.bundleID = bundleID
@@ -75,6 +78,7 @@ public struct AppConfiguration: Sendable, Decodable {
         self.reconciliationMargin = reconciliationMargin
         self.analytics = analytics
         self.answerSigningKey = answerSigningKey
+        self.consumption = consumption
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -85,7 +89,7 @@ public struct AppConfiguration: Sendable, Decodable {
         case webhooks, integrations
         case reconciliationMargin = "reconciliationMarginSeconds"
         case analytics
-        case answerSigningKey
+        case answerSigningKey, consumption
     }
 
     public init(from decoder: any Decoder) throws {
@@ -108,7 +112,8 @@ public struct AppConfiguration: Sendable, Decodable {
             integrations: try container.decodeIfPresent([IntegrationConfiguration].self, forKey: .integrations) ?? [],
             reconciliationMargin: try container.decodeIfPresent(TimeInterval.self, forKey: .reconciliationMargin) ?? ReconciliationPolicy().margin,
             analytics: try container.decodeIfPresent(AnalyticsConfiguration.self, forKey: .analytics) ?? AnalyticsConfiguration(),
-            answerSigningKey: try container.decodeIfPresent(SecretValue.self, forKey: .answerSigningKey))
+            answerSigningKey: try container.decodeIfPresent(SecretValue.self, forKey: .answerSigningKey),
+            consumption: try container.decodeIfPresent(ConsumptionPolicy.self, forKey: .consumption))
     }
 
     /// The same configuration with every relative file path made absolute against `directory`.

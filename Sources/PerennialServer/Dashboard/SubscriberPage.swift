@@ -1,4 +1,5 @@
 import Foundation
+import PerennialStorage
 
 /// One subscriber of one app: the state the server answers the app with (entitlements,
 /// subscriptions, purchases) and the user's evidence timeline, each piece of evidence shown
@@ -95,6 +96,7 @@ struct SubscriberPage: Sendable {
             if let failure = entry.failure {
                 facts.append("<span class=\"down\">failed \(failure.attempts)×: \(failure.error)</span>")
             }
+            if let refund = entry.refundRequest { facts += Self.facts(of: refund, kind: entry.kind) }
             return """
                 <li><strong>\(entry.kind)</strong> <span class="muted">\(DashboardFormat.instant(entry.at))</span>\
                 \(facts.isEmpty ? "" : HTML.join([" · ", HTML.join(facts, separator: " · ")]))\(evidenceBlock(entry.evidence))</li>
@@ -105,6 +107,26 @@ struct SubscriberPage: Sendable {
             ? ""
             : "<p class=\"muted\">\(hiddenEntries) older entries are not shown; GET /admin/v1/subscribers/{appUserId}/timeline has them all.</p>"
         return "<ol class=\"timeline\">\(HTML.join(items))</ol>\(more)"
+    }
+
+    /// What a refund request entry says: the request, the answer sent and on what basis, or why none was, and Apple's decision.
+    private static func facts(of request: RefundRequestRecord, kind: String) -> [HTML] {
+        var facts: [HTML] = ["refund of transaction \(request.transactionID)"]
+        switch kind {
+        case AuditKind.consumptionRequested.rawValue:
+            facts.append("reason \(request.reason ?? "not given"); answer due by \(DashboardFormat.instant(request.deadline))")
+            if request.state == .notConfigured { facts.append("<span class=\"down\">not answered: no consumption policy</span>") }
+        case AuditKind.consumptionAnswered.rawValue:
+            if let answer = request.answer {
+                facts.append(
+                    "sent \(answer.refundPreference ?? "no preference"), \(answer.deliveryStatus), consumed \(answer.consumptionPercentage.map { String(format: "%.1f %%", Double($0) / 1000) } ?? "unknown") (\(answer.basis))")
+            }
+        case AuditKind.refundDecided.rawValue:
+            facts.append("Apple \(request.outcome == .refunded ? "refunded" : "declined") it")
+        default:
+            facts.append("<span class=\"down\">\(request.state.rawValue): \(request.lastError ?? "")</span>")
+        }
+        return facts
     }
 
     private func evidenceBlock(_ stored: TimelineResponse.Evidence?) -> HTML {

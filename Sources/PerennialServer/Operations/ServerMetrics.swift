@@ -66,6 +66,15 @@ public struct ServerMetrics: Sendable {
         ).increment()
     }
 
+    /// A refund consumption request reached `state`: `requested`, `answered`, `retried`, `failed`,
+    /// `missed` (Apple's window closed unanswered) or `notConfigured`.
+    func recordConsumptionRequest(state: String) {
+        registry.makeCounter(
+            descriptor: Self.name("consumption_requests", unit: "total", help: "Refund consumption requests by state reached"),
+            labels: [("state", state)]
+        ).increment()
+    }
+
     /// One app's current subscribers and MRR (docs/analytics.md, at the end of the current UTC
     /// day), read at scrape time from the analytics counters; MRR in units (not milli-units) of
     /// the app's reporting currency.

@@ -90,7 +90,9 @@ public struct EvidencePipeline: Sendable {
             incoming.idempotencyKey = "admin:\(requestedBy.action):\(UUID().uuidString.lowercased())"
         }
         let applier = if case .ownershipMove = evidence { app.applier.transferring } else { app.applier }
-        return Outcome(result: try await apply(incoming, with: applier, now: now), notificationType: verified.notificationType)
+        let result = try await apply(incoming, with: applier, now: now)
+        if case .applied = result { try await followRefundRequests(verified, now: now) }
+        return Outcome(result: result, notificationType: verified.notificationType)
     }
 
     /// What `evidence` becomes once verified and normalized, not applied: for tools and tests that

@@ -55,7 +55,8 @@ struct AdminRoutes: Sendable {
                         TimelineResponse.Failure(error: $0.error, attempts: $0.attempts, nextAttemptAt: $0.nextAttemptAt)
                     },
                     requestedBy: entry.entry.detail.action.map { TimelineResponse.RequestedBy(admin: $0.admin, action: $0.action, reason: $0.reason) },
-                    grant: entry.entry.detail.grant.map { SubscriberResponse.Grant($0, at: entry.entry.at) })
+                    grant: entry.entry.detail.grant.map { SubscriberResponse.Grant($0, at: entry.entry.at) },
+                    refundRequest: entry.entry.detail.consumption)
             })
     }
 }

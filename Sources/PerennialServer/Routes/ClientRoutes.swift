@@ -44,6 +44,13 @@ struct ClientRoutes: Sendable {
             let view = try await dependencies.pipeline(for: app).view(of: user, now: dependencies.clock.now)
             return JSONResponse.make(EligibilityResponse(eligibility: Self.eligibility(of: body.productIds, view: view, app: app)))
         }
+        subscribers.post(":appUserId/consumption") { request, context in
+            let (app, user) = try context.client()
+            let body = try await JSONResponse.decode(ConsumptionReportRequest.self, from: request)
+            let report = try Self.report(body, at: dependencies.clock.now)
+            try await dependencies.storage.reportConsumption(report, of: user, appBundleID: app.bundleID)
+            return JSONResponse.make(ConsumptionReportResponse(report))
+        }
         subscribers.post(":appUserId/offers/sign") { request, context in
             let (app, user) = try context.client()
             let body = try await JSONResponse.decode(OfferSignatureRequest.self, from: request)
@@ -66,6 +73,24 @@ struct ClientRoutes: Sendable {
         } catch {
             throw IngestError.refused(.malformedRequest(error.body.message))
         }
+    }
+
+    /// The report as stored, or why the body cannot be one.
+    static func report(_ body: ConsumptionReportRequest, at now: Date) throws(APIError) -> ConsumptionReport {
+        guard body.consumedPercent != nil || body.deliveryStatus != nil || body.sampleContentProvided != nil else {
+            throw APIError(status: .badRequest, code: "invalidConsumption", message: "report consumedPercent, deliveryStatus or sampleContentProvided")
+        }
+        if let percent = body.consumedPercent, !(0...100).contains(percent) {
+            throw APIError(status: .badRequest, code: "invalidConsumption", message: "consumedPercent \(percent) is not between 0 and 100")
+        }
+        if let status = body.deliveryStatus, !ConsumptionPolicy.deliveryStatuses.contains(status) {
+            throw APIError(
+                status: .badRequest, code: "invalidConsumption",
+                message: "deliveryStatus \(status) is not one of \(ConsumptionPolicy.deliveryStatuses.sorted().joined(separator: ", "))")
+        }
+        return ConsumptionReport(
+            consumptionPercentage: body.consumedPercent.map { Int(($0 * 1000).rounded()) }, deliveryStatus: body.deliveryStatus,
+            sampleContentProvided: body.sampleContentProvided, reportedAt: now)
     }
 
     private func token(for user: AppUserID) async throws(StorageError) -> String {

@@ -31,6 +31,12 @@ struct SupportRoutes: Sendable {
             guard let found = try await lookUp(transactionID: id) else { throw APIError.notFound("no stored transaction has the id \(id)") }
             return JSONResponse.make(found)
         }
+        reads.get("apps/:appId/consumption-requests") { request, context in
+            let app = try PathApp.from(context, in: dependencies.apps)
+            let limit = try QueryLimit.from(request)
+            return JSONResponse.make(
+                ConsumptionRequestsResponse(requests: try await dependencies.storage.consumptionRequests(appBundleID: app.bundleID, limit: limit)))
+        }
         actions.get("apps/:appId/orders/:orderId") { _, context in
             let (app, client) = try serverAPI(context)
             guard let order = context.parameters.get("orderId"), Self.isOrderID(order) else {

@@ -10,9 +10,6 @@ import PerennialStorage
 struct WebhookAdminRoutes: Sendable {
     let dependencies: ServerDependencies
 
-    /// The largest page of the listing.
-    static let maximumLimit = 500
-
     func add(to router: Router<PerennialRequestContext>) {
         let outbox = dependencies.storage
         let listing = router.group("admin/v1/webhooks").add(middleware: dependencies.adminAuthentication(requiring: .readOnly))
@@ -22,7 +19,7 @@ struct WebhookAdminRoutes: Sendable {
             guard let state = WebhookDelivery.State(rawValue: stateName) else {
                 throw APIError.malformed("state must be one of pending, delivered, dead (got '\(stateName)')")
             }
-            let deliveries = try await outbox.listDeliveries(state: state, limit: try limit(request))
+            let deliveries = try await outbox.listDeliveries(state: state, limit: try QueryLimit.from(request))
             return JSONResponse.make(WebhookDeliveriesResponse(deliveries: deliveries.map(WebhookDeliveriesResponse.Delivery.init)))
         }
         actions.post("deliveries/:id/redeliver") { _, context in
@@ -50,13 +47,5 @@ struct WebhookAdminRoutes: Sendable {
             if requeued > 0 { dependencies.webhookWakeUp.nudge() }
             return JSONResponse.make(WebhookRequeueResponse(requeued: requeued), status: .accepted)
         }
-    }
-
-    private func limit(_ request: Request) throws(APIError) -> Int {
-        guard let text = request.uri.queryParameters.get("limit") else { return 100 }
-        guard let limit = Int(text), (1...Self.maximumLimit).contains(limit) else {
-            throw APIError.malformed("limit must be an integer from 1 to \(Self.maximumLimit) (got '\(text)')")
-        }
-        return limit
     }
 }

@@ -10,12 +10,14 @@ struct Effects {
 
     mutating func notify(
         _ type: NotificationTypeV2, _ subtype: NotificationSubtypeV2? = nil,
-        about lifecycle: SubscriptionLifecycle, transactionID: String? = nil, at date: Date
+        about lifecycle: SubscriptionLifecycle, transactionID: String? = nil, at date: Date,
+        consumptionRequestReason: ConsumptionRequestReason? = nil
     ) {
         notifications.append(
             NotificationIntent(
                 type: type, subtype: subtype, originalTransactionID: lifecycle.originalTransactionID,
-                transactionID: transactionID ?? lifecycle.latestTransaction.transactionID, date: date))
+                transactionID: transactionID ?? lifecycle.latestTransaction.transactionID, date: date,
+                consumptionRequestReason: consumptionRequestReason))
     }
 
     /// Notes a new or changed transaction (its latest version wins) of the lifecycle at `index`.

@@ -1,5 +1,6 @@
 public import Foundation
 public import PerennialCore
+public import PerennialAppStore
 
 /// Every input the simulated store reacts to: what a device, the customer, Apple's support or the
 /// developer does, and the passing of time.
@@ -31,6 +32,15 @@ public enum LifecycleAction: Hashable, Sendable {
     case reverseRefund(transactionID: String)
     /// Apple declines a refund request for this transaction.
     case declineRefund(transactionID: String)
+    /// The customer asks Apple to refund this transaction (a consumable or auto-renewable
+    /// subscription) and Apple asks the developer about it: `CONSUMPTION_REQUEST`.
+    case requestRefund(transactionID: String, reason: ConsumptionRequestReason)
+    /// The developer's Send Consumption Information about the transaction's open refund request.
+    case receiveConsumptionInformation(transactionID: String, ConsumptionRequest)
+    /// Apple decides the transaction's open refund request: the simulator follows the developer's
+    /// `refundPreference` (`GRANT_FULL` refunds in full, `GRANT_PRORATED` the unused share) and
+    /// declines otherwise, without an answer included.
+    case decideRefundRequest(transactionID: String)
     /// The purchaser shares an active subscription with a family member, who gets a subscription
     /// of their own with `FAMILY_SHARED` ownership.
     case familyShare(originalTransactionID: String, member: SandboxAccount)

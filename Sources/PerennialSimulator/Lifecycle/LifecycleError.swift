@@ -23,6 +23,9 @@ public enum LifecycleError: Error, Hashable, Sendable, CustomStringConvertible {
     case notInBillingFailure(originalTransactionID: String)
     case alreadyRevoked(transactionID: String)
     case notRefunded(transactionID: String)
+    /// Apple asks about refunds of consumables and auto-renewable subscriptions only.
+    case notRefundRequestable(transactionID: String)
+    case noOpenRefundRequest(transactionID: String)
     case proratedRefundWithoutPeriod(transactionID: String)
     case notFamilyShareable(originalTransactionID: String)
     case notFamilyShared(originalTransactionID: String)
@@ -57,6 +60,8 @@ public enum LifecycleError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notInBillingFailure(let id): "subscription \(id) has no billing failure to recover from"
         case .alreadyRevoked(let id): "transaction \(id) is already revoked"
         case .notRefunded(let id): "transaction \(id) has no refund to reverse"
+        case .notRefundRequestable(let id): "transaction \(id) is neither a consumable nor an auto-renewable subscription"
+        case .noOpenRefundRequest(let id): "transaction \(id) has no refund request awaiting Apple's decision"
         case .proratedRefundWithoutPeriod(let id): "transaction \(id) has no period, so it cannot be refunded pro rata"
         case .notFamilyShareable(let id): "subscription \(id) is not an active, purchased auto-renewable and cannot be shared"
         case .notFamilyShared(let id): "subscription \(id) is not held through Family Sharing, or is already revoked"

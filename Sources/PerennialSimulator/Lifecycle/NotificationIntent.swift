@@ -16,16 +16,19 @@ public struct NotificationIntent: Hashable, Sendable {
     public let transactionID: String?
     /// When Apple sends it (the payload's `signedDate`).
     public let date: Date
+    /// Why the customer asked for a refund, for `CONSUMPTION_REQUEST` (`data.consumptionRequestReason`).
+    public let consumptionRequestReason: ConsumptionRequestReason?
 
     /// An intent; `subtype` is nil for notification types Apple sends without one.
     public init(
         type: NotificationTypeV2, subtype: NotificationSubtypeV2? = nil,
-        originalTransactionID: String, transactionID: String?, date: Date
+        originalTransactionID: String, transactionID: String?, date: Date, consumptionRequestReason: ConsumptionRequestReason? = nil
     ) {
         self.type = type
         self.subtype = subtype
         self.originalTransactionID = originalTransactionID
         self.transactionID = transactionID
         self.date = date
+        self.consumptionRequestReason = consumptionRequestReason
     }
 }

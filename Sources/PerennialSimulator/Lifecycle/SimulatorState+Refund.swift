@@ -59,6 +59,42 @@ extension SimulatorState {
         effects.notify(.refundDeclined, about: lifecycles[index], transactionID: transactionID, at: now)
     }
 
+    mutating func requestRefund(transactionID: String, reason: ConsumptionRequestReason, _ effects: inout Effects) throws(LifecycleError) {
+        let (index, position) = try self.position(ofTransaction: transactionID)
+        let transaction = lifecycles[index].transactions[position]
+        guard transaction.revocationDate == nil else { throw .alreadyRevoked(transactionID: transactionID) }
+        guard transaction.productType == .consumable || transaction.productType == .autoRenewable else {
+            throw .notRefundRequestable(transactionID: transactionID)
+        }
+        refundRequests.append(RefundRequest(transactionID: transactionID, reason: reason, requestedAt: now))
+        effects.notify(.consumptionRequest, about: lifecycles[index], transactionID: transactionID, at: now, consumptionRequestReason: reason)
+    }
+
+    /// Keeps the developer's latest answer on the transaction's open request; Apple takes an answer
+    /// for a transaction it did not ask about too, and it then informs nothing.
+    mutating func receiveConsumptionInformation(transactionID: String, _ information: ConsumptionRequest) throws(LifecycleError) {
+        _ = try position(ofTransaction: transactionID)
+        guard let open = refundRequests.lastIndex(where: { $0.transactionID == transactionID && $0.decision == nil }) else { return }
+        refundRequests[open].consumption = information
+    }
+
+    mutating func decideRefundRequest(transactionID: String, _ effects: inout Effects) throws(LifecycleError) {
+        guard let open = refundRequests.lastIndex(where: { $0.transactionID == transactionID && $0.decision == nil }) else {
+            throw .noOpenRefundRequest(transactionID: transactionID)
+        }
+        switch refundRequests[open].consumption?.refundPreference {
+        case .grantFull?:
+            try refund(transactionID: transactionID, amount: .full, reason: .other, &effects)
+            refundRequests[open].decision = .refunded
+        case .grantProrated?:
+            try refund(transactionID: transactionID, amount: .prorated, reason: .other, &effects)
+            refundRequests[open].decision = .refunded
+        default:
+            try declineRefund(transactionID: transactionID, &effects)
+            refundRequests[open].decision = .declined
+        }
+    }
+
     mutating func revokeFamily(_ index: Int, _ effects: inout Effects) throws(LifecycleError) {
         let lifecycle = lifecycles[index]
         guard lifecycle.ownership == .familyShared, lifecycle.status != .revoked else {

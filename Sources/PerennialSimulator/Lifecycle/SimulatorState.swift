@@ -18,6 +18,8 @@ public struct SimulatorState: Sendable {
     public internal(set) var productsNotForSale: Set<String> = []
     /// Every mass renewal date extension requested, oldest first.
     public internal(set) var massRenewalExtensions: [MassRenewalExtension] = []
+    /// Every refund request Apple asked the developer about, oldest first.
+    public internal(set) var refundRequests: [RefundRequest] = []
     var nextTransactionID: Int64
     var nextWebOrderLineItemID: Int64
     var generator: SeededRandomNumberGenerator
@@ -80,6 +82,12 @@ public struct SimulatorState: Sendable {
             try reverseRefund(transactionID: id, &effects)
         case .declineRefund(let id):
             try declineRefund(transactionID: id, &effects)
+        case .requestRefund(let id, let reason):
+            try requestRefund(transactionID: id, reason: reason, &effects)
+        case .receiveConsumptionInformation(let id, let information):
+            try receiveConsumptionInformation(transactionID: id, information)
+        case .decideRefundRequest(let id):
+            try decideRefundRequest(transactionID: id, &effects)
         case .familyShare(let id, let member):
             try familyShare(try index(of: id), with: member, &effects)
         case .revokeFamily(let id):

@@ -56,6 +56,10 @@ public struct ScenarioContext: Sendable {
             return .perform(.reverseRefund(transactionID: try transaction(reference, state: state)))
         case .declineRefund(let reference):
             return .perform(.declineRefund(transactionID: try transaction(reference, state: state)))
+        case .requestRefund(let reference, let reason):
+            return .perform(.requestRefund(transactionID: try transaction(reference, state: state), reason: reason))
+        case .decideRefundRequest(let reference):
+            return .perform(.decideRefundRequest(transactionID: try transaction(reference, state: state)))
         case .familyShare(let alias, let member, let newAlias):
             if let newAlias, aliases[newAlias] != nil { throw .duplicateAlias(newAlias) }
             return .perform(.familyShare(originalTransactionID: try subscription(alias, state: state), member: try account(member, state: state)))

@@ -38,7 +38,7 @@ extension ScenarioStep {
 
     private enum Kind: String {
         case purchase, advance, setAutoRenew, changeProduct, cancelPendingChange, failBilling, recoverBilling, refund,
-            reverseRefund, declineRefund, familyShare, revokeFamily, priceIncrease, consentToPriceIncrease, extendRenewalDate,
+            reverseRefund, declineRefund, requestRefund, decideRefundRequest, familyShare, revokeFamily, priceIncrease, consentToPriceIncrease, extendRenewalDate,
             removeFromSale, resubscribe, setAppAccountToken, faults, verifyReceiptFailure, serverAPIFailure, expect
 
         func decode(_ body: JSONValue) throws(BodyError) -> ScenarioStep {
@@ -70,6 +70,11 @@ extension ScenarioStep {
                 return .reverseRefund(try fields.transactionReference())
             case .declineRefund:
                 return .declineRefund(try fields.transactionReference())
+            case .requestRefund:
+                return .requestRefund(
+                    try fields.transactionReference(), reason: ConsumptionRequestReason(rawValue: try fields.optionalString("reason") ?? "OTHER"))
+            case .decideRefundRequest:
+                return .decideRefundRequest(try fields.transactionReference())
             case .familyShare:
                 return .familyShare(subscription: try fields.string("of"), member: try fields.string("member"), alias: try fields.optionalString("as"))
             case .revokeFamily:

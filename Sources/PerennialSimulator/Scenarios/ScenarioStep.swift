@@ -1,5 +1,6 @@
 public import Foundation
 public import PerennialCore
+public import PerennialAppStore
 
 /// One step of a scenario file: an object with exactly one key naming what happens (see
 /// docs/scenarios.md). Subscriptions are named by the aliases earlier steps gave with `"as"`,
@@ -28,6 +29,12 @@ public enum ScenarioStep: Hashable, Sendable {
     case reverseRefund(ScenarioTransactionReference)
     /// `{"declineRefund": {"of", "transaction"?}}`
     case declineRefund(ScenarioTransactionReference)
+    /// `{"requestRefund": {"of", "transaction"?, "reason"?}}`: the customer asks for a refund and
+    /// Apple sends `CONSUMPTION_REQUEST` (`reason` is Apple's `consumptionRequestReason`, `OTHER` by default).
+    case requestRefund(ScenarioTransactionReference, reason: ConsumptionRequestReason)
+    /// `{"decideRefundRequest": {"of", "transaction"?}}`: Apple decides the open request, following
+    /// the developer's refund preference.
+    case decideRefundRequest(ScenarioTransactionReference)
     /// `{"familyShare": {"of", "member", "as"?}}`: `member` is a declared account.
     case familyShare(subscription: String, member: String, alias: String?)
     /// `{"revokeFamily": {"of"}}`, `of` naming the member's family-shared subscription.
@@ -66,6 +73,8 @@ public enum ScenarioStep: Hashable, Sendable {
         case .refund: "refund"
         case .reverseRefund: "reverseRefund"
         case .declineRefund: "declineRefund"
+        case .requestRefund: "requestRefund"
+        case .decideRefundRequest: "decideRefundRequest"
         case .familyShare: "familyShare"
         case .revokeFamily: "revokeFamily"
         case .priceIncrease: "priceIncrease"

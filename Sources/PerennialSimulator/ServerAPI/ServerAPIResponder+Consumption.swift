@@ -5,8 +5,9 @@ import PerennialCore
 /// Send Consumption Information: `PUT /inApps/v2/transactions/consumption/{transactionId}` and the
 /// deprecated `PUT /inApps/v1/transactions/consumption/{transactionId}`.
 ///
-/// The simulator has no refund review to feed, so a valid request changes nothing; what matters
-/// to a server under test is that Apple's validation and its 202 answer are reproduced.
+/// A valid v2 answer is kept on the transaction's open refund request (``RefundRequest``), where
+/// Apple's simulated decision (``LifecycleAction/decideRefundRequest(transactionID:)``) reads its
+/// refund preference; the deprecated v1 answer is validated and answered as Apple does.
 extension ServerAPIResponder {
     /// The v2 body: `customerConsented` (must be true), `deliveryStatus` and
     /// `sampleContentProvided` are required; `consumptionPercentage` is 0–100000 milli-percent.
@@ -24,6 +25,11 @@ extension ServerAPIResponder {
             throw .general("The refundPreference value is invalid.")
         }
         try await requireConsumptionTarget(transactionID, backend: backend)
+        do throws(SimulatorRuntimeError) {
+            _ = try await backend.perform(.receiveConsumptionInformation(transactionID: transactionID, body))
+        } catch {
+            throw .internalError(error.description)
+        }
         return .empty(status: 202)
     }
 

@@ -58,10 +58,11 @@ public struct NotificationEmitter: Sendable {
         let signedRenewalInfo = try renewalInfo.map { info throws(SimulatorWireError) in
             try pki.signedRenewalInfo(info, signedDate: intent.date)
         }
-        let data = PayloadEncoder.notificationData(
+        var data = PayloadEncoder.notificationData(
             transaction: transaction,
             status: lifecycle.isAutoRenewable ? PayloadEncoder.status(for: intent, current: lifecycle.status) : nil,
             signedTransactionInfo: signedTransaction, signedRenewalInfo: signedRenewalInfo, configuration: configuration)
+        data.consumptionRequestReason = intent.consumptionRequestReason
         let payload = PayloadEncoder.notificationPayload(
             intent, notificationUUID: PayloadEncoder.notificationUUID(seed: state.configuration.seed, ordinal: ordinal), data: data)
         var v1 = LegacyPayloadEncoder.notification(

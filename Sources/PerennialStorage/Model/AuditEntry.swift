@@ -53,6 +53,13 @@ public struct AuditKind: OpenValue {
     public static let entitlementGranted: Self = "entitlementGranted"
     /// An operator ended a grant early.
     public static let grantRevoked: Self = "grantRevoked"
+    /// Apple asked about a refund request (``AuditDetail/consumption``).
+    public static let consumptionRequested: Self = "consumptionRequested"
+    /// The answer to a refund request was sent, failed for good, or missed Apple's window.
+    public static let consumptionAnswered: Self = "consumptionAnswered"
+    public static let consumptionFailed: Self = "consumptionFailed"
+    /// Apple decided a refund request Perennial had been asked about.
+    public static let refundDecided: Self = "refundDecided"
 }
 
 /// The structured detail of an audit entry, stored as JSON.
@@ -68,10 +75,12 @@ public struct AuditDetail: Hashable, Sendable, Codable {
     public var action: AdminAction?
     /// For grants given and revoked: the grant as the change left it.
     public var grant: EntitlementGrant?
+    /// For refund requests: the request as the change left it.
+    public var consumption: RefundRequestRecord?
 
     public init(
         originalTransactionIDs: [String], eventIDs: [String] = [], ownershipChange: OwnershipChange? = nil, failure: CheckFailure? = nil,
-        action: AdminAction? = nil, grant: EntitlementGrant? = nil
+        action: AdminAction? = nil, grant: EntitlementGrant? = nil, consumption: RefundRequestRecord? = nil
     ) {
         self.originalTransactionIDs = originalTransactionIDs
         self.eventIDs = eventIDs
@@ -79,6 +88,7 @@ public struct AuditDetail: Hashable, Sendable, Codable {
         self.failure = failure
         self.action = action
         self.grant = grant
+        self.consumption = consumption
     }
 
     /// The detail of a `reconciliationFailed` entry, as every back end stores it.

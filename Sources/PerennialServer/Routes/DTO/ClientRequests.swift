@@ -35,6 +35,24 @@ public struct OfferSignatureRequest: Codable, Sendable {
     }
 }
 
+/// `POST /v1/subscribers/{appUserId}/consumption`: what the app knows of the user's use of its
+/// purchases, reported to Apple if the user asks for a refund. At least one field.
+public struct ConsumptionReportRequest: Codable, Sendable {
+    /// How much of the purchase the user consumed, 0–100 (playtime against the content's length,
+    /// credits spent, …).
+    public var consumedPercent: Double?
+    /// Apple's `deliveryStatus` (`DELIVERED`, `UNDELIVERED_SERVER_OUTAGE`, …) when the app knows.
+    public var deliveryStatus: String?
+    /// Whether the app offered a free sample or trial of the content first.
+    public var sampleContentProvided: Bool?
+
+    public init(consumedPercent: Double? = nil, deliveryStatus: String? = nil, sampleContentProvided: Bool? = nil) {
+        self.consumedPercent = consumedPercent
+        self.deliveryStatus = deliveryStatus
+        self.sampleContentProvided = sampleContentProvided
+    }
+}
+
 /// The body of an admin action: why, as the operator writes it (kept in the timeline).
 public struct ActionRequest: Codable, Equatable, Sendable {
     public var reason: String?

@@ -1,4 +1,5 @@
 public import Foundation
+public import PerennialStorage
 /// `GET /v1/subscribers/{appUserId}/app-account-token`.
 public struct AppAccountTokenResponse: Codable, Equatable, Sendable {
     /// Lowercased UUID to pass to StoreKit 2 purchases, tying them to the app user.
@@ -71,4 +72,24 @@ public struct TestNotificationStatus: Codable, Equatable, Sendable {
     /// Whether an attempt succeeded: this server answered Apple 200.
     public var arrived: Bool
     public var attempts: [Attempt]
+}
+
+/// `POST /v1/subscribers/{appUserId}/consumption`: the report as kept (percent back in 0–100).
+public struct ConsumptionReportResponse: Codable, Equatable, Sendable {
+    public var consumedPercent: Double?
+    public var deliveryStatus: String?
+    public var sampleContentProvided: Bool?
+    public var reportedAt: Date
+
+    init(_ report: ConsumptionReport) {
+        consumedPercent = report.consumptionPercentage.map { Double($0) / 1000 }
+        deliveryStatus = report.deliveryStatus
+        sampleContentProvided = report.sampleContentProvided
+        reportedAt = report.reportedAt
+    }
+}
+
+/// `GET /admin/v1/apps/{appId}/consumption-requests`: the app's refund requests, newest first.
+public struct ConsumptionRequestsResponse: Codable, Equatable, Sendable {
+    public var requests: [RefundRequestRecord]
 }

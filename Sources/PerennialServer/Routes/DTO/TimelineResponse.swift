@@ -1,4 +1,5 @@
 public import Foundation
+public import PerennialStorage
 
 /// `GET /admin/v1/subscribers/{appUserId}/timeline`: every audit entry of the user, oldest first,
 /// with the evidence that caused it, so support can answer "why (not) access".
@@ -7,7 +8,8 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
         public var id: Int64
         public var at: Date
         /// `bound`, `evidenceApplied`, `ownershipTransferred`, `ownershipKept`, `ownershipReleased`,
-        /// `reconciliationFailed`, `entitlementGranted`, `grantRevoked`.
+        /// `reconciliationFailed`, `entitlementGranted`, `grantRevoked`, `consumptionRequested`,
+        /// `consumptionAnswered`, `consumptionFailed`, `refundDecided`.
         public var kind: String
         public var originalTransactionIds: [String]
         public var eventIds: [String]
@@ -23,6 +25,9 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
         /// For `entitlementGranted` and `grantRevoked`: the grant as the change left it (`isActive`
         /// judged at the entry's instant).
         public var grant: SubscriberResponse.Grant?
+        /// For the `consumption…` and `refundDecided` entries: the refund request as the change left
+        /// it — Apple's request, the answer sent, Apple's decision — the same request in each.
+        public var refundRequest: RefundRequestRecord?
     }
 
     /// Who asked Apple for the entry's evidence, and why.
