@@ -100,7 +100,7 @@ public final class LiveSystem: Sendable {
         catalogJSON: String = LiveCatalog.json, billingGracePeriodDays: Int? = 16, serverAPI: Bool = true,
         reconciliation: ReconciliationOptions? = ReconciliationOptions(), webhooks: [WebhookEndpoint] = [],
         webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions(), serverPort: Int? = nil, alsoTrusting roots: [Data] = [],
-        answerSigningKey: SecretValue? = nil, consumption: ConsumptionPolicy? = nil
+        answerSigningKey: SecretValue? = nil, consumption: ConsumptionPolicy? = nil, integrations: [IntegrationConfiguration] = []
     ) async throws -> LiveSystem {
         var logger = Logger(label: "perennial.live")
         logger.logLevel = .error
@@ -135,6 +135,7 @@ public final class LiveSystem: Sendable {
         appConfiguration.trustedRoots += roots.map { .der($0) }
         appConfiguration.answerSigningKey = answerSigningKey
         appConfiguration.consumption = consumption
+        appConfiguration.integrations = integrations
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let storage = try SQLiteStorage(path: directory.appendingPathComponent("perennial.sqlite").path)
