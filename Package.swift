@@ -212,7 +212,7 @@ let package = Package(
         .target(
             name: "PerennialLiveHarness",
             dependencies: [
-                "PerennialCore",
+                "PerennialAppStore", "PerennialCore",
                 "PerennialStorage",
                 "PerennialSQLite",
                 "PerennialServer",

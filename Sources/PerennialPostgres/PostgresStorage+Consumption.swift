@@ -80,6 +80,10 @@ extension PostgresStorage {
         }
     }
 
+    public func appendAudit(_ entry: AuditEntry.Draft) async throws(StorageError) {
+        try await withRows("append an audit entry") { rows in try await Self.insert(entry, rows) }
+    }
+
     public func reportConsumption(_ report: ConsumptionReport, of user: AppUserID, appBundleID: String) async throws(StorageError) {
         let record = String(decoding: try StorageJSON.encode(report, what: "consumption report of \(user)"), as: UTF8.self)
         _ = try await withRows("report consumption of \(user)") { rows in

@@ -17,6 +17,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     OperationsRoutes(dependencies: dependencies).add(to: router)
     ClientRoutes(dependencies: dependencies).add(to: router)
     AppleRoutes(dependencies: dependencies).add(to: router)
+    RetentionRoutes(dependencies: dependencies).add(to: router)
     AdminRoutes(dependencies: dependencies).add(to: router)
     WebhookAdminRoutes(dependencies: dependencies).add(to: router)
     WebhookEndpointRoutes(dependencies: dependencies).add(to: router)

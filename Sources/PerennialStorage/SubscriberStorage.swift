@@ -53,6 +53,9 @@ public protocol SubscriberStorage:
     /// The user's audit entries, oldest first.
     func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry]
 
+    /// Adds a timeline entry that no evidence caused (an exchange with Apple that changed no record).
+    func appendAudit(_ entry: AuditEntry.Draft) async throws(StorageError)
+
     /// Stored evidence by id, with its raw bytes.
     func evidence(id: Int64) async throws(StorageError) -> StoredEvidence?
 

@@ -5,6 +5,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOHTTP1
 import PerennialCore
+public import PerennialAppStore
 import PerennialSandbox
 public import PerennialServer
 import PerennialSQLite
@@ -100,7 +101,8 @@ public final class LiveSystem: Sendable {
         catalogJSON: String = LiveCatalog.json, billingGracePeriodDays: Int? = 16, serverAPI: Bool = true,
         reconciliation: ReconciliationOptions? = ReconciliationOptions(), webhooks: [WebhookEndpoint] = [],
         webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions(), serverPort: Int? = nil, alsoTrusting roots: [Data] = [],
-        answerSigningKey: SecretValue? = nil, consumption: ConsumptionPolicy? = nil, integrations: [IntegrationConfiguration] = []
+        answerSigningKey: SecretValue? = nil, consumption: ConsumptionPolicy? = nil, integrations: [IntegrationConfiguration] = [],
+        retention: RetentionPolicy? = nil
     ) async throws -> LiveSystem {
         var logger = Logger(label: "perennial.live")
         logger.logLevel = .error
@@ -136,6 +138,7 @@ public final class LiveSystem: Sendable {
         appConfiguration.answerSigningKey = answerSigningKey
         appConfiguration.consumption = consumption
         appConfiguration.integrations = integrations
+        appConfiguration.retention = retention
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let storage = try SQLiteStorage(path: directory.appendingPathComponent("perennial.sqlite").path)
@@ -189,6 +192,17 @@ public final class LiveSystem: Sendable {
         let running = RunningService.run(application, logger: logger)
         server.withLockedValue { $0 = running }
         try await waitUntilServerAnswers(running)
+    }
+
+    /// The App Store Server API client the server itself uses (its key, the simulator's URL), for
+    /// a test acting as the developer on the simulated App Store (Retention Messaging setup).
+    public func developerServerAPI() throws -> AppStoreServerAPIClient {
+        guard let app = configuration.apps.first,
+            let client = try AppContext(configuration: app, environment: [:], transport: AsyncHTTPClientTransport()).serverAPI
+        else {
+            throw LiveSystemError.catalogNamesNoApp
+        }
+        return client
     }
 
     /// Stops the server and the simulator.

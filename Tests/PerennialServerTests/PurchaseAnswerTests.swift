@@ -149,6 +149,7 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? {
         try await base.appTransaction(of: user, appBundleID: appBundleID)
     }
+    func appendAudit(_ entry: AuditEntry.Draft) async throws(StorageError) { try await base.appendAudit(entry) }
     func addConsumptionRequest(_ request: RefundRequestRecord, audit: AuditEntry.Draft?) async throws(StorageError) -> Bool {
         try await base.addConsumptionRequest(request, audit: audit)
     }

@@ -60,6 +60,7 @@ struct UnreachableStorage: SubscriberStorage {
         _ purchase: OriginalAppPurchase, of user: AppUserID, appBundleID: String, signed: String, receivedAt: Date
     ) async throws(StorageError) -> OriginalAppPurchase { throw failure }
     func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? { throw failure }
+    func appendAudit(_ entry: AuditEntry.Draft) async throws(StorageError) { throw failure }
     func addConsumptionRequest(_ request: RefundRequestRecord, audit: AuditEntry.Draft?) async throws(StorageError) -> Bool { throw failure }
     func claimDueConsumptionRequests(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError)
         -> [RefundRequestRecord]

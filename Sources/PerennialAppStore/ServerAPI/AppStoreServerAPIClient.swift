@@ -84,7 +84,7 @@ public struct AppStoreServerAPIClient: Sendable {
             throw .signing(String(describing: error))
         }
         var headers = ["Authorization": "Bearer " + token, "Accept": "application/json", "User-Agent": "perennial"]
-        if endpoint.body != nil { headers["Content-Type"] = "application/json" }
+        if let body = endpoint.body { headers["Content-Type"] = body.contentType }
         return AppStoreHTTPRequest(method: endpoint.method, url: url, headers: headers, body: endpoint.body?.json)
     }
 

@@ -187,6 +187,47 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     /// The app transaction does not exist.
     public static let appTransactionDoesNotExist = Self(rawValue: 4_040_019)
 
+    // Retention Messaging
+    /// The uploaded image is not a PNG without transparency.
+    public static let invalidImage = Self(rawValue: 4_000_161)
+    /// A message's header is longer than 66 characters.
+    public static let headerTooLong = Self(rawValue: 4_000_162)
+    /// A message's body is longer than 144 characters.
+    public static let bodyTooLong = Self(rawValue: 4_000_163)
+    /// The locale is not one Apple knows.
+    public static let invalidLocale = Self(rawValue: 4_000_164)
+    /// An image's alternative text is longer than 150 characters.
+    public static let altTextTooLong = Self(rawValue: 4_000_175)
+    /// The performance test request is invalid.
+    public static let invalidPerformanceTestRequest = Self(rawValue: 4_000_211)
+    /// The performance test's request id is invalid.
+    public static let invalidRequestId = Self(rawValue: 4_000_212)
+    /// A performance test is already running.
+    public static let existingPerformanceTestRun = Self(rawValue: 4_000_213)
+    /// The realtime URL is not an https URL of at most 256 characters.
+    public static let badRequestRealtimeUrl = Self(rawValue: 4_000_215)
+    /// An image is neither full size nor bullet-point size.
+    public static let badRequestImageSize = Self(rawValue: 4_000_216)
+    /// The app has its 2,000 images already.
+    public static let maximumNumberOfImagesReached = Self(rawValue: 4_030_014)
+    /// The app has its 2,000 messages already.
+    public static let maximumNumberOfMessagesReached = Self(rawValue: 4_030_016)
+    /// A default message must be approved.
+    public static let messageNotApproved = Self(rawValue: 4_030_017)
+    /// A default message's image must be approved.
+    public static let imageNotApproved = Self(rawValue: 4_030_018)
+    /// The image is part of a message and cannot be deleted.
+    public static let imageInUse = Self(rawValue: 4_030_019)
+    /// A production realtime URL needs a passing performance test first.
+    public static let forbiddenNoPassingTest = Self(rawValue: 4_030_026)
+    public static let imageNotFound = Self(rawValue: 4_040_014)
+    public static let messageNotFound = Self(rawValue: 4_040_015)
+    public static let performanceTestRunNotFound = Self(rawValue: 4_040_018)
+    public static let defaultMessageNotFound = Self(rawValue: 4_040_020)
+    public static let realtimeUrlNotFound = Self(rawValue: 4_040_021)
+    public static let imageAlreadyExists = Self(rawValue: 4_090_000)
+    public static let messageAlreadyExists = Self(rawValue: 4_090_001)
+
     // 429
     /// The hourly rate limit was exceeded.
     public static let rateLimitExceeded = Self(rawValue: 4_290_000)

@@ -65,18 +65,27 @@ public enum ServerAPIPagination: String, Sendable, Equatable {
     var parameter: String { rawValue }
 }
 
-/// A JSON request body for the App Store Server API.
+/// A request body for the App Store Server API: JSON, or the PNG of Upload Image.
 ///
 /// Endpoints take the body as ready bytes so this client stays independent of the request models:
 /// callers encode their model (whose `Encodable` conformance owns Apple's field names and its
 /// millisecond dates) or pass JSON they already hold.
 public struct ServerAPIRequestBody: Sendable, Equatable {
-    /// The JSON bytes sent.
+    /// The bytes sent.
     public let json: Data
+    /// Their `Content-Type`.
+    public let contentType: String
 
     /// Wraps JSON bytes as they are.
     public init(json: Data) {
         self.json = json
+        self.contentType = "application/json"
+    }
+
+    /// A PNG image, as Upload Image takes it.
+    public init(png: Data) {
+        self.json = png
+        self.contentType = "image/png"
     }
 
     /// Encodes a request model with a plain `JSONEncoder` (sorted keys, so requests are stable).
@@ -206,5 +215,69 @@ extension ServerAPIEndpoint {
     /// Get App Transaction Info: `GET /inApps/v1/transactions/appTransactions/{transactionId}`.
     public static func appTransaction(transactionID: String) -> Self {
         Self(method: .get, path: encodedPath("inApps", "v1", "transactions", "appTransactions", transactionID))
+    }
+
+    // MARK: Retention Messaging API
+
+    /// Upload Image: `PUT /inApps/v1/messaging/image/{imageIdentifier}` with the PNG.
+    public static func uploadImage(imageIdentifier: String, png: Data) -> Self {
+        Self(method: .put, path: encodedPath("inApps", "v1", "messaging", "image", imageIdentifier), body: ServerAPIRequestBody(png: png))
+    }
+
+    /// Delete Image: `DELETE /inApps/v1/messaging/image/{imageIdentifier}`.
+    public static func deleteImage(imageIdentifier: String) -> Self {
+        Self(method: .delete, path: encodedPath("inApps", "v1", "messaging", "image", imageIdentifier))
+    }
+
+    /// Get Image List: `GET /inApps/v1/messaging/image/list`.
+    public static var imageList: Self { Self(method: .get, path: encodedPath("inApps", "v1", "messaging", "image", "list")) }
+
+    /// Upload Message: `PUT /inApps/v1/messaging/message/{messageIdentifier}` (an ``UploadMessageRequestBody``).
+    public static func uploadMessage(messageIdentifier: String, body: ServerAPIRequestBody) -> Self {
+        Self(method: .put, path: encodedPath("inApps", "v1", "messaging", "message", messageIdentifier), body: body)
+    }
+
+    /// Delete Message: `DELETE /inApps/v1/messaging/message/{messageIdentifier}`.
+    public static func deleteMessage(messageIdentifier: String) -> Self {
+        Self(method: .delete, path: encodedPath("inApps", "v1", "messaging", "message", messageIdentifier))
+    }
+
+    /// Get Message List: `GET /inApps/v1/messaging/message/list`.
+    public static var messageList: Self { Self(method: .get, path: encodedPath("inApps", "v1", "messaging", "message", "list")) }
+
+    /// Configure Default Message: `PUT /inApps/v1/messaging/default/{productId}/{locale}` (a ``DefaultConfigurationRequest``).
+    public static func configureDefaultMessage(productID: String, locale: String, body: ServerAPIRequestBody) -> Self {
+        Self(method: .put, path: encodedPath("inApps", "v1", "messaging", "default", productID, locale), body: body)
+    }
+
+    /// Delete Default Message: `DELETE /inApps/v1/messaging/default/{productId}/{locale}`.
+    public static func deleteDefaultMessage(productID: String, locale: String) -> Self {
+        Self(method: .delete, path: encodedPath("inApps", "v1", "messaging", "default", productID, locale))
+    }
+
+    /// Get Default Message: `GET /inApps/v1/messaging/default/{productId}/{locale}`.
+    public static func defaultMessage(productID: String, locale: String) -> Self {
+        Self(method: .get, path: encodedPath("inApps", "v1", "messaging", "default", productID, locale))
+    }
+
+    /// Configure Realtime URL: `PUT /inApps/v1/messaging/realtime/url` (a ``RealtimeUrlRequest``).
+    public static func configureRealtimeURL(body: ServerAPIRequestBody) -> Self {
+        Self(method: .put, path: encodedPath("inApps", "v1", "messaging", "realtime", "url"), body: body)
+    }
+
+    /// Get Realtime URL: `GET /inApps/v1/messaging/realtime/url`.
+    public static var realtimeURL: Self { Self(method: .get, path: encodedPath("inApps", "v1", "messaging", "realtime", "url")) }
+
+    /// Delete Realtime URL: `DELETE /inApps/v1/messaging/realtime/url`.
+    public static var deleteRealtimeURL: Self { Self(method: .delete, path: encodedPath("inApps", "v1", "messaging", "realtime", "url")) }
+
+    /// Initiate Performance Test: `POST /inApps/v1/messaging/performanceTest` (a ``PerformanceTestRequest``).
+    public static func initiatePerformanceTest(body: ServerAPIRequestBody) -> Self {
+        Self(method: .post, path: encodedPath("inApps", "v1", "messaging", "performanceTest"), body: body)
+    }
+
+    /// Get Performance Test Results: `GET /inApps/v1/messaging/performanceTest/result/{requestId}`.
+    public static func performanceTestResult(requestID: String) -> Self {
+        Self(method: .get, path: encodedPath("inApps", "v1", "messaging", "performanceTest", "result", requestID))
     }
 }

@@ -159,6 +159,23 @@ public struct AppEvidenceVerifier: Sendable {
             consumptionRequestReason: notification.payload.data?.consumptionRequestReason?.rawValue)
     }
 
+    /// A realtime request to the Get Retention Message endpoint (`{"signedPayload": …}`), verified
+    /// against the app's roots, environment and (production) app Apple id.
+    public func realtimeRequest(body: Data) async throws(EvidenceError) -> DecodedRealtimeRequestBody {
+        let request: RealtimeRequestBody
+        do {
+            request = try JSONDecoder().decode(RealtimeRequestBody.self, from: body)
+        } catch {
+            throw .malformedRequest("the body is not {\"signedPayload\": …}: \(error)")
+        }
+        let verifier = try verifier(claimedBy: request.signedPayload)
+        do throws(SignedDataVerificationError) {
+            return try await verifier.verifyRealtimeRequest(request.signedPayload)
+        } catch {
+            throw EvidenceError(error, accepted: accepted)
+        }
+    }
+
     /// The App Store Server API's Get All Subscription Statuses answer: every signed transaction
     /// and renewal info in it, verified; `fallback` is the environment when the answer names none.
     public func subscriptionStatuses(_ data: Data, fallback: AppStoreEnvironment) async throws(EvidenceError) -> Verified {

@@ -92,6 +92,17 @@ public struct SignedDataVerifier: Sendable {
         return verified
     }
 
+    /// Verifies the `signedPayload` Apple POSTs to the Get Retention Message endpoint; Apple asks
+    /// to check its `appAppleId` (production) and its environment before answering.
+    public func verifyRealtimeRequest(_ signedPayload: String, at time: JWSValidationTime = .signedDate) async throws(SignedDataVerificationError)
+        -> DecodedRealtimeRequestBody
+    {
+        let request = try await decodeVerified(signedPayload, as: DecodedRealtimeRequestBody.self, at: time)
+        try check(environment: request.environment)
+        try check(appAppleID: request.appAppleId)
+        return request
+    }
+
     // MARK: - Steps
 
     private func decodeVerified<Payload: Decodable>(_ signed: String, as type: Payload.Type, at time: JWSValidationTime) async throws(SignedDataVerificationError) -> Payload {

@@ -39,6 +39,8 @@ public struct AppContext: Sendable {
     public var analytics = AnalyticsConfiguration()
     /// How Apple's refund consumption requests are answered; nil records them unanswered.
     public var consumption: ConsumptionPolicy?
+    /// How Apple's realtime retention requests are answered; nil leaves Apple's default messages.
+    public var retention: RetentionPolicy?
 
     /// The engine of the app's catalog.
     public var engine: SubscriberEngine { applier.engine }

@@ -40,6 +40,8 @@ public struct AppConfiguration: Sendable, Decodable {
     public var answerSigningKey: SecretValue?
     /// How Apple's refund consumption requests are answered; nil records them unanswered.
     public var consumption: ConsumptionPolicy?
+    /// How Apple's realtime retention requests are answered; nil leaves Apple's default messages.
+    public var retention: RetentionPolicy?
 
     public init(
         id: String,
@@ -59,7 +61,8 @@ public struct AppConfiguration: Sendable, Decodable {
         reconciliationMargin: TimeInterval = ReconciliationPolicy().margin,
         analytics: AnalyticsConfiguration = AnalyticsConfiguration(),
         answerSigningKey: SecretValue? = nil,
-        consumption: ConsumptionPolicy? = nil
+        consumption: ConsumptionPolicy? = nil,
+        retention: RetentionPolicy? = nil
     ) {
         self.id = id
         self.bundleID = bundleID
@@ -79,6 +82,7 @@ public struct AppConfiguration: Sendable, Decodable {
         self.analytics = analytics
         self.answerSigningKey = answerSigningKey
         self.consumption = consumption
+        self.retention = retention
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -89,7 +93,7 @@ public struct AppConfiguration: Sendable, Decodable {
         case webhooks, integrations
         case reconciliationMargin = "reconciliationMarginSeconds"
         case analytics
-        case answerSigningKey, consumption
+        case answerSigningKey, consumption, retention
     }
 
     public init(from decoder: any Decoder) throws {
@@ -113,7 +117,8 @@ public struct AppConfiguration: Sendable, Decodable {
             reconciliationMargin: try container.decodeIfPresent(TimeInterval.self, forKey: .reconciliationMargin) ?? ReconciliationPolicy().margin,
             analytics: try container.decodeIfPresent(AnalyticsConfiguration.self, forKey: .analytics) ?? AnalyticsConfiguration(),
             answerSigningKey: try container.decodeIfPresent(SecretValue.self, forKey: .answerSigningKey),
-            consumption: try container.decodeIfPresent(ConsumptionPolicy.self, forKey: .consumption))
+            consumption: try container.decodeIfPresent(ConsumptionPolicy.self, forKey: .consumption),
+            retention: try container.decodeIfPresent(RetentionPolicy.self, forKey: .retention))
     }
 
     /// The same configuration with every relative file path made absolute against `directory`.

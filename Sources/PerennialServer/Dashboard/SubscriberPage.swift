@@ -97,6 +97,10 @@ struct SubscriberPage: Sendable {
                 facts.append("<span class=\"down\">failed \(failure.attempts)×: \(failure.error)</span>")
             }
             if let refund = entry.refundRequest { facts += Self.facts(of: refund, kind: entry.kind) }
+            if let retention = entry.retention {
+                facts.append(
+                    "retention \(retention.choice)\(retention.messageIdentifier.map { " \($0)" } ?? "")\(retention.offerId.map { ", offer \($0)" } ?? "")\(retention.alternateProductId.map { ", switch to \($0)" } ?? "")\(retention.rule.map { " (rule \($0))" } ?? "")")
+            }
             return """
                 <li><strong>\(entry.kind)</strong> <span class="muted">\(DashboardFormat.instant(entry.at))</span>\
                 \(facts.isEmpty ? "" : HTML.join([" · ", HTML.join(facts, separator: " · ")]))\(evidenceBlock(entry.evidence))</li>

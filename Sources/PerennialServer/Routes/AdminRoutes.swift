@@ -56,7 +56,7 @@ struct AdminRoutes: Sendable {
                     },
                     requestedBy: entry.entry.detail.action.map { TimelineResponse.RequestedBy(admin: $0.admin, action: $0.action, reason: $0.reason) },
                     grant: entry.entry.detail.grant.map { SubscriberResponse.Grant($0, at: entry.entry.at) },
-                    refundRequest: entry.entry.detail.consumption)
+                    refundRequest: entry.entry.detail.consumption, retention: entry.entry.detail.retention)
             })
     }
 }

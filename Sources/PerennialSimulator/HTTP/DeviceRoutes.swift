@@ -77,6 +77,15 @@ struct DeviceRoutes {
                 return SimulatorJSON.response(TransactionReceiptBody(transactionReceipt: receipt))
             }
         }
+        group.post("accounts/:id/subscriptions/:originalTransactionId/view") { request, context in
+            await RouteHandling.run {
+                let locale = request.uri.queryParameters.get("locale") ?? "en-US"
+                return SimulatorJSON.response(
+                    try await simulator.viewSubscriptionPage(
+                        accountID: try context.parameters.require("id"), originalTransactionID: try context.parameters.require("originalTransactionId"),
+                        locale: locale))
+            }
+        }
         group.get("accounts/:id/receipt") { _, context in
             await RouteHandling.run {
                 let id = try context.parameters.require("id")

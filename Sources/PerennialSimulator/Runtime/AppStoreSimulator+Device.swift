@@ -200,7 +200,7 @@ extension AppStoreSimulator {
     }
 
     /// The account after catching the store up with the clock, so renewals due are visible.
-    private func caughtUpAccount(_ id: String) async throws(SimulatorRuntimeError) -> SandboxAccount {
+    func caughtUpAccount(_ id: String) async throws(SimulatorRuntimeError) -> SandboxAccount {
         let account = try account(id: id)
         if now > state.now { _ = try await synchronize() }
         return account

@@ -13,6 +13,7 @@ extension AppStoreSimulator {
         var responder = ServerAPIResponder(
             credentials: credentials, pki: pki, environment: setup.environment, appAppleID: setup.wire.appAppleID)
         if let bundleVersion = setup.wire.bundleVersion { responder.bundleVersion = bundleVersion }
+        responder.retention = retentionMessaging
         return await responder.respond(to: request, backend: self, now: now, tokenTime: tokenTime)
     }
 

@@ -15,6 +15,8 @@ public actor AppStoreSimulator: SimulatorBackend {
     public nonisolated let setup: SimulatorSetup
     /// The app the device runs.
     public nonisolated let bundleID: String
+    /// The developer's Retention Messaging setup (Server API) the customer's cancellation page reads.
+    public nonisolated let retentionMessaging = RetentionMessaging()
 
     /// The store as it stands.
     public private(set) var state: SimulatorState

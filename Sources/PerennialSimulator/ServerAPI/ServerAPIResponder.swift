@@ -21,6 +21,9 @@ public struct ServerAPIResponder: Sendable {
     public let appAppleID: Int64?
     /// The app's CFBundleVersion, the `applicationVersion` of app transactions.
     public var bundleVersion: String = WireConfiguration.defaultBundleVersion
+    /// The Retention Messaging setup the messaging endpoints read and change; the simulator passes
+    /// its own so it outlives one request.
+    public var retention = RetentionMessaging()
 
     /// A responder accepting `credentials`' tokens and signing with `pki`.
     public init(credentials: ServerAPICredentials, pki: SimulatorPKI, environment: AppStoreEnvironment, appAppleID: Int64? = nil) {
@@ -110,6 +113,8 @@ public struct ServerAPIResponder: Sendable {
             try await consumption(transactionID: id, request: request, backend: backend)
         case .setAppAccountToken(let id):
             try await setAppAccountToken(originalTransactionID: id, request: request, backend: backend)
+        case .retention(let route):
+            try await retentionMessaging(route, request: request, backend: backend, now: now)
         }
     }
 

@@ -19,6 +19,8 @@ enum ServerAPIRoute: Equatable {
     case consumptionV1(transactionID: String)
     case consumption(transactionID: String)
     case setAppAccountToken(originalTransactionID: String)
+    /// The Retention Messaging API (``RetentionMessagingRoute``).
+    case retention(RetentionMessagingRoute)
 
     /// What a method and path lead to.
     enum Match: Equatable {
@@ -28,16 +30,18 @@ enum ServerAPIRoute: Equatable {
         case notFound
     }
 
+    /// The first pattern that fits the path decides: its method's route, or the methods that path
+    /// takes (a path may take several, as `messaging/realtime/url` takes PUT, GET and DELETE).
     static func match(method: String, segments: [String]) -> Match {
-        guard let (route, expected) = routeAndMethod(segments) else { return .notFound }
-        return method.uppercased() == expected ? .route(route) : .methodNotAllowed(allowed: expected)
-    }
-
-    private static func routeAndMethod(_ segments: [String]) -> (ServerAPIRoute, String)? {
-        for (pattern, method, route) in table {
-            if let captures = captures(of: segments, in: pattern) { return (route(captures), method) }
+        var allowed: [String] = []
+        var fitted: [String?]?
+        for (pattern, expected, route) in table {
+            guard fitted == nil || fitted == pattern, let captures = captures(of: segments, in: pattern) else { continue }
+            fitted = pattern
+            if method.uppercased() == expected { return .route(route(captures)) }
+            allowed.append(expected)
         }
-        return nil
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed.joined(separator: ", "))
     }
 
     /// Path patterns (nil = a parameter), each endpoint's method and how it reads its parameters.
@@ -62,7 +66,7 @@ enum ServerAPIRoute: Equatable {
             (["inApps", "v1", "notifications", "history"], "POST", { _ in .notificationHistory }),
             (["inApps", "v1", "notifications", "test"], "POST", { _ in .requestTestNotification }),
             (["inApps", "v1", "notifications", "test", nil], "GET", { .testNotificationStatus(token: $0[0]) }),
-        ]
+        ] + RetentionMessagingRoute.table.map { pattern, method, route in (pattern, method, { .retention(route($0)) }) }
     }
 
     /// The parameters of `segments` when they fit `pattern`, nil otherwise.

@@ -60,6 +60,36 @@ public struct AuditKind: OpenValue {
     public static let consumptionFailed: Self = "consumptionFailed"
     /// Apple decided a refund request Perennial had been asked about.
     public static let refundDecided: Self = "refundDecided"
+    /// Apple asked which retention message to show a customer about to cancel (``AuditDetail/retention``).
+    public static let retentionMessageChosen: Self = "retentionMessageChosen"
+}
+
+/// One realtime retention request and the answer Perennial gave.
+public struct RetentionExchange: Hashable, Sendable, Codable {
+    public var requestIdentifier: String?
+    public var productId: String?
+    public var userLocale: String?
+    /// `message`, `alternateProduct`, `promotionalOffer`, or `none` (Apple shows the default message).
+    public var choice: String
+    public var messageIdentifier: String?
+    public var alternateProductId: String?
+    public var offerId: String?
+    /// The policy rule (1-based) that chose it; nil when none matched.
+    public var rule: Int?
+
+    public init(
+        requestIdentifier: String?, productId: String?, userLocale: String?, choice: String, messageIdentifier: String? = nil,
+        alternateProductId: String? = nil, offerId: String? = nil, rule: Int? = nil
+    ) {
+        self.requestIdentifier = requestIdentifier
+        self.productId = productId
+        self.userLocale = userLocale
+        self.choice = choice
+        self.messageIdentifier = messageIdentifier
+        self.alternateProductId = alternateProductId
+        self.offerId = offerId
+        self.rule = rule
+    }
 }
 
 /// The structured detail of an audit entry, stored as JSON.
@@ -77,10 +107,13 @@ public struct AuditDetail: Hashable, Sendable, Codable {
     public var grant: EntitlementGrant?
     /// For refund requests: the request as the change left it.
     public var consumption: RefundRequestRecord?
+    /// For retention messages: Apple's request and the answer.
+    public var retention: RetentionExchange?
 
     public init(
         originalTransactionIDs: [String], eventIDs: [String] = [], ownershipChange: OwnershipChange? = nil, failure: CheckFailure? = nil,
-        action: AdminAction? = nil, grant: EntitlementGrant? = nil, consumption: RefundRequestRecord? = nil
+        action: AdminAction? = nil, grant: EntitlementGrant? = nil, consumption: RefundRequestRecord? = nil,
+        retention: RetentionExchange? = nil
     ) {
         self.originalTransactionIDs = originalTransactionIDs
         self.eventIDs = eventIDs
@@ -89,6 +122,7 @@ public struct AuditDetail: Hashable, Sendable, Codable {
         self.action = action
         self.grant = grant
         self.consumption = consumption
+        self.retention = retention
     }
 
     /// The detail of a `reconciliationFailed` entry, as every back end stores it.

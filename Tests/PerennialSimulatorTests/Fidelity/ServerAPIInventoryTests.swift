@@ -63,21 +63,21 @@ import Testing
             name: "Get Test Notification Status", method: "GET", path: "/inApps/v1/notifications/test/t", client: .testNotificationStatus(token: "t"),
             simulated: true),
         // Retention Messaging API: images, messages, default messages, the realtime URL, the
-        // performance test. Models exist (ServerAPI/Models/RetentionMessaging); endpoints not yet.
-        Endpoint(name: "Upload Image", method: "PUT", path: "/inApps/v1/messaging/image/i", client: nil, simulated: false),
-        Endpoint(name: "Delete Image", method: "DELETE", path: "/inApps/v1/messaging/image/i", client: nil, simulated: false),
-        Endpoint(name: "Get Image List", method: "GET", path: "/inApps/v1/messaging/image/list", client: nil, simulated: false),
-        Endpoint(name: "Upload Message", method: "PUT", path: "/inApps/v1/messaging/message/m", client: nil, simulated: false),
-        Endpoint(name: "Delete Message", method: "DELETE", path: "/inApps/v1/messaging/message/m", client: nil, simulated: false),
-        Endpoint(name: "Get Message List", method: "GET", path: "/inApps/v1/messaging/message/list", client: nil, simulated: false),
-        Endpoint(name: "Configure Default Message", method: "PUT", path: "/inApps/v1/messaging/default/p/en-US", client: nil, simulated: false),
-        Endpoint(name: "Delete Default Message", method: "DELETE", path: "/inApps/v1/messaging/default/p/en-US", client: nil, simulated: false),
-        Endpoint(name: "Get Default Message", method: "GET", path: "/inApps/v1/messaging/default/p/en-US", client: nil, simulated: false),
-        Endpoint(name: "Configure Realtime URL", method: "PUT", path: "/inApps/v1/messaging/realtime/url", client: nil, simulated: false),
-        Endpoint(name: "Get Realtime URL", method: "GET", path: "/inApps/v1/messaging/realtime/url", client: nil, simulated: false),
-        Endpoint(name: "Delete Realtime URL", method: "DELETE", path: "/inApps/v1/messaging/realtime/url", client: nil, simulated: false),
-        Endpoint(name: "Initiate Performance Test", method: "POST", path: "/inApps/v1/messaging/performanceTest", client: nil, simulated: false),
-        Endpoint(name: "Get Performance Test Results", method: "GET", path: "/inApps/v1/messaging/performanceTest/result/r", client: nil, simulated: false),
+        // performance test.
+        Endpoint(name: "Upload Image", method: "PUT", path: "/inApps/v1/messaging/image/i", client: .uploadImage(imageIdentifier: "i", png: Data()), simulated: true),
+        Endpoint(name: "Delete Image", method: "DELETE", path: "/inApps/v1/messaging/image/i", client: .deleteImage(imageIdentifier: "i"), simulated: true),
+        Endpoint(name: "Get Image List", method: "GET", path: "/inApps/v1/messaging/image/list", client: .imageList, simulated: true),
+        Endpoint(name: "Upload Message", method: "PUT", path: "/inApps/v1/messaging/message/m", client: .uploadMessage(messageIdentifier: "m", body: body), simulated: true),
+        Endpoint(name: "Delete Message", method: "DELETE", path: "/inApps/v1/messaging/message/m", client: .deleteMessage(messageIdentifier: "m"), simulated: true),
+        Endpoint(name: "Get Message List", method: "GET", path: "/inApps/v1/messaging/message/list", client: .messageList, simulated: true),
+        Endpoint(name: "Configure Default Message", method: "PUT", path: "/inApps/v1/messaging/default/p/en-US", client: .configureDefaultMessage(productID: "p", locale: "en-US", body: body), simulated: true),
+        Endpoint(name: "Delete Default Message", method: "DELETE", path: "/inApps/v1/messaging/default/p/en-US", client: .deleteDefaultMessage(productID: "p", locale: "en-US"), simulated: true),
+        Endpoint(name: "Get Default Message", method: "GET", path: "/inApps/v1/messaging/default/p/en-US", client: .defaultMessage(productID: "p", locale: "en-US"), simulated: true),
+        Endpoint(name: "Configure Realtime URL", method: "PUT", path: "/inApps/v1/messaging/realtime/url", client: .configureRealtimeURL(body: body), simulated: true),
+        Endpoint(name: "Get Realtime URL", method: "GET", path: "/inApps/v1/messaging/realtime/url", client: .realtimeURL, simulated: true),
+        Endpoint(name: "Delete Realtime URL", method: "DELETE", path: "/inApps/v1/messaging/realtime/url", client: .deleteRealtimeURL, simulated: true),
+        Endpoint(name: "Initiate Performance Test", method: "POST", path: "/inApps/v1/messaging/performanceTest", client: .initiatePerformanceTest(body: body), simulated: true),
+        Endpoint(name: "Get Performance Test Results", method: "GET", path: "/inApps/v1/messaging/performanceTest/result/r", client: .performanceTestResult(requestID: "r"), simulated: true),
     ]
 
     @Test(arguments: endpoints)

@@ -22,11 +22,11 @@ struct ServerAPIHarness {
         ServerAPICredentials(issuerID: issuerID, bundleID: bundleID, keyID: keyID, publicKey: key.publicKey)
     }
 
-    init(renewalLimit: Int = 12, gracePeriodDays: Int? = nil) throws {
+    init(renewalLimit: Int = 12, gracePeriodDays: Int? = nil, environment: AppStoreEnvironment = .sandbox) throws {
         let pki = try WirePKI.get()
         backend = InMemorySimulatorBackend(
             state: SimulatorFixture.state(renewalLimit: renewalLimit, gracePeriodDays: gracePeriodDays), pki: pki)
-        responder = ServerAPIResponder(credentials: Self.credentials, pki: pki, environment: .sandbox)
+        responder = ServerAPIResponder(credentials: Self.credentials, pki: pki, environment: environment)
     }
 
     /// The store's instant, which stamps signed dates and judges tokens.

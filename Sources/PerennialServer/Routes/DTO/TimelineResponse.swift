@@ -9,7 +9,7 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
         public var at: Date
         /// `bound`, `evidenceApplied`, `ownershipTransferred`, `ownershipKept`, `ownershipReleased`,
         /// `reconciliationFailed`, `entitlementGranted`, `grantRevoked`, `consumptionRequested`,
-        /// `consumptionAnswered`, `consumptionFailed`, `refundDecided`.
+        /// `consumptionAnswered`, `consumptionFailed`, `refundDecided`, `retentionMessageChosen`.
         public var kind: String
         public var originalTransactionIds: [String]
         public var eventIds: [String]
@@ -28,6 +28,8 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
         /// For the `consumption…` and `refundDecided` entries: the refund request as the change left
         /// it — Apple's request, the answer sent, Apple's decision — the same request in each.
         public var refundRequest: RefundRequestRecord?
+        /// For `retentionMessageChosen`: Apple's request and the message, plan or offer chosen.
+        public var retention: RetentionExchange?
     }
 
     /// Who asked Apple for the entry's evidence, and why.

@@ -1,0 +1,86 @@
+import Foundation
+public import PerennialAppStore
+import PerennialCore
+
+/// How an app answers Apple's realtime retention requests (`apps.<id>.retention`): when a customer
+/// opens a subscription's page where they may cancel, Apple asks which retention message to show.
+/// The first rule that matches the subscription — by product, by how long it has been held, by
+/// whether the customer already redeemed an offer — chooses a message, a switch to another plan, or
+/// a promotional offer (signed in the JWS form with the app's `promotionalOffers` key); none
+/// matching leaves Apple's default message.
+public struct RetentionPolicy: Codable, Hashable, Sendable {
+    /// A condition on the subscription and what it chooses (exactly one of `message`,
+    /// `alternateProduct`, `promotionalOffer`).
+    public struct Rule: Codable, Hashable, Sendable {
+        /// Matches these products only; any product when absent.
+        public var productIds: [String]?
+        /// Matches subscriptions held more than this many days (since the original purchase).
+        public var subscribedMoreThanDays: Double?
+        /// Matches subscriptions held at most this many days.
+        public var subscribedAtMostDays: Double?
+        /// Matches customers who did (true) or did not (false) redeem an offer on this subscription.
+        public var redeemedOffer: Bool?
+        /// A text-based message's identifier.
+        public var message: String?
+        public var alternateProduct: RealtimeResponseBody.AlternateProduct?
+        public var promotionalOffer: Offer?
+
+        /// A promotional offer and the message (without an image) presenting it.
+        public struct Offer: Codable, Hashable, Sendable {
+            public var messageIdentifier: String
+            public var offerId: String
+
+            public init(messageIdentifier: String, offerId: String) {
+                self.messageIdentifier = messageIdentifier
+                self.offerId = offerId
+            }
+        }
+
+        public init(
+            productIds: [String]? = nil, subscribedMoreThanDays: Double? = nil, subscribedAtMostDays: Double? = nil, redeemedOffer: Bool? = nil,
+            message: String? = nil, alternateProduct: RealtimeResponseBody.AlternateProduct? = nil, promotionalOffer: Offer? = nil
+        ) {
+            self.productIds = productIds
+            self.subscribedMoreThanDays = subscribedMoreThanDays
+            self.subscribedAtMostDays = subscribedAtMostDays
+            self.redeemedOffer = redeemedOffer
+            self.message = message
+            self.alternateProduct = alternateProduct
+            self.promotionalOffer = promotionalOffer
+        }
+
+        func matches(productID: String?, daysSubscribed: Double, redeemed: Bool) -> Bool {
+            (productIds.map { ids in productID.map(ids.contains) ?? false } ?? true)
+                && (subscribedMoreThanDays.map { daysSubscribed > $0 } ?? true)
+                && (subscribedAtMostDays.map { daysSubscribed <= $0 } ?? true)
+                && (redeemedOffer.map { $0 == redeemed } ?? true)
+        }
+    }
+
+    public var rules: [Rule]
+
+    public init(rules: [Rule]) { self.rules = rules }
+
+    /// Why the policy cannot be used, nil when it can.
+    func problem(field: String, canSignOffers: Bool) -> ConfigurationError? {
+        for (index, rule) in rules.enumerated() {
+            let choices = [rule.message != nil, rule.alternateProduct != nil, rule.promotionalOffer != nil].filter { $0 }.count
+            guard choices == 1 else {
+                return .invalidValue(
+                    field: "\(field).rules[\(index)]", value: "\(choices) choices", reason: "choose exactly one of message, alternateProduct, promotionalOffer")
+            }
+            if rule.promotionalOffer != nil, !canSignOffers {
+                return .invalidValue(
+                    field: "\(field).rules[\(index)].promotionalOffer", value: "set",
+                    reason: "signing the offer needs promotionalOffers with the team's issuerId")
+            }
+        }
+        return nil
+    }
+
+    /// The first rule matching, with its 1-based number.
+    func rule(productID: String?, daysSubscribed: Double, redeemed: Bool) -> (number: Int, rule: Rule)? {
+        rules.enumerated().first { $0.element.matches(productID: productID, daysSubscribed: daysSubscribed, redeemed: redeemed) }
+            .map { ($0.offset + 1, $0.element) }
+    }
+}
