@@ -32,6 +32,27 @@ import Testing
         await sdk.stop()
     }
 
+    @Test func startPostsTheAppTransactionOnlyWhileTheServerDoesNotKnowTheOriginalPurchase() async throws {
+        let app = SDKFixture()
+        let first = app.launch()
+        await first.start()
+        #expect(await app.server.appTransactions.isEmpty, "a store without an app transaction posts nothing")
+        #expect(try await first.subscriber().originalAppPurchase == nil)
+        await first.stop()
+
+        await app.store.setAppTransaction("app.transaction.jws")
+        let second = app.launch()
+        await second.start()
+        #expect(await app.server.appTransactions == ["app.transaction.jws"])
+        #expect(try await second.subscriber().originalAppPurchase?.originalApplicationVersion == "1.0")
+        await second.stop()
+
+        let third = app.launch()
+        await third.start()
+        #expect(await app.server.appTransactions.count == 1, "known: not posted again")
+        await third.stop()
+    }
+
     @Test func restoreResendsCurrentEntitlementsForTheCurrentUser() async throws {
         let app = SDKFixture()
         _ = await app.launch().purchase(StoreProduct(id: "pro.monthly"))

@@ -49,6 +49,10 @@ import Testing
             #expect(bought.subscriber.appTransaction == app && bought.subscriber.entitlements["pro"]?.isActive == true)
             #expect(try await client.subscriber("alice").decode(SubscriberResponse.self).subscriber.appTransaction == app)
             #expect(try await client.subscriber("bob").decode(SubscriberResponse.self).subscriber.appTransaction == nil)
+            // The post is in the user's timeline with what was kept.
+            let timeline = try await client.send(.get, "/admin/v1/subscribers/alice/timeline", key: ServerHarness.adminKey).decode(TimelineResponse.self)
+            let recorded = try #require(timeline.entries.first { $0.kind == "appTransactionRecorded" })
+            #expect(recorded.appPurchase == app && recorded.evidence == nil)
         }
         let stored = try await server.storage.appTransaction(of: "alice", appBundleID: StoreWorld.bundleID)
         #expect(stored?.originalApplicationVersion == "1.0")

@@ -73,7 +73,16 @@ public actor Perennial {
         await uploader.enableRetries()
         await uploader.finishAcknowledged()
         await ingestUnfinished()
-        _ = try? await subscriber()
+        await postAppTransactionIfUnknown(try? await subscriber())
+    }
+
+    /// Posts the store's app transaction when the server does not know the user's original app
+    /// purchase yet (once per launch; a failure waits for the next one).
+    private func postAppTransactionIfUnknown(_ known: Subscriber?) async {
+        guard let known, known.source == .server, known.originalAppPurchase == nil,
+            let signed = try? await store.appTransaction()
+        else { return }
+        if let answer = try? await server.postAppTransaction(signed, appUserID: known.appUserID) { _ = await cache.accept(answer) }
     }
 
     /// Stops listening and retrying, and ends the update streams.

@@ -20,6 +20,9 @@ public struct Subscriber: Sendable, Equatable {
     public let isStale: Bool
     /// Present when the answer moved a purchase from another app user.
     public let transfer: SubscriberTransfer?
+    /// When and in which version the user first got the app; nil until the server knows (the SDK
+    /// posts the app transaction at ``Perennial/start()`` where the store has one).
+    public let originalAppPurchase: OriginalAppPurchase?
     /// Where the entitlements come from.
     public let source: Source
 
@@ -45,6 +48,7 @@ public struct Subscriber: Sendable, Equatable {
         self.lastServerContact = response.serverTime
         self.isStale = isStale
         self.transfer = response.transfer
+        self.originalAppPurchase = response.subscriber.originalAppPurchase
         self.source = .server
     }
 
@@ -58,6 +62,7 @@ public struct Subscriber: Sendable, Equatable {
         self.lastServerContact = lastServerContact ?? .distantPast
         self.isStale = true
         self.transfer = nil
+        self.originalAppPurchase = nil
         self.source = .storeFallback
     }
 

@@ -9,6 +9,9 @@ public protocol ServerAPI: Sendable {
     func postTransaction(_ signedTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse
     /// Posts a base64 app receipt (StoreKit 1) for the user; answers the user's new state.
     func postReceipt(_ receipt: String, appUserID: String) async throws(ServerError) -> SubscriberResponse
+    /// Posts the StoreKit 2 app transaction (JWS) for the user; answers the user's state with the
+    /// original app purchase it proves.
+    func postAppTransaction(_ signedAppTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse
     /// The user's current state.
     func subscriber(appUserID: String) async throws(ServerError) -> SubscriberResponse
     /// The UUID the store should stamp on the user's purchases, so the server can attribute

@@ -31,21 +31,38 @@ public struct ServerSubscriber: Codable, Sendable, Equatable {
     public var subscriptions: [ServerSubscription]
     /// Non-renewing purchases (lifetime unlocks, consumables the server tracks).
     public var purchases: [ServerPurchase]
+    /// When and in which version the user first got the app, once the SDK posted the app transaction.
+    public var originalAppPurchase: OriginalAppPurchase?
 
     /// A subscriber.
     public init(
         appUserID: String, entitlements: [String: ServerEntitlement] = [:], subscriptions: [ServerSubscription] = [],
-        purchases: [ServerPurchase] = []
+        purchases: [ServerPurchase] = [], originalAppPurchase: OriginalAppPurchase? = nil
     ) {
         self.appUserID = appUserID
         self.entitlements = entitlements
         self.subscriptions = subscriptions
         self.purchases = purchases
+        self.originalAppPurchase = originalAppPurchase
     }
 
     enum CodingKeys: String, CodingKey {
         case appUserID = "appUserId"
         case entitlements, subscriptions, purchases
+        case originalAppPurchase = "appTransaction"
+    }
+}
+
+/// The user's original purchase (or download) of the app, from its StoreKit 2 app transaction: what
+/// lets an app that went from paid to free keep honouring the customers who paid.
+public struct OriginalAppPurchase: Codable, Sendable, Equatable {
+    /// The `CFBundleVersion` the customer first got (in the sandbox always `"1.0"`).
+    public var originalApplicationVersion: String
+    public var originalPurchaseDate: Date
+
+    public init(originalApplicationVersion: String, originalPurchaseDate: Date) {
+        self.originalApplicationVersion = originalApplicationVersion
+        self.originalPurchaseDate = originalPurchaseDate
     }
 }
 

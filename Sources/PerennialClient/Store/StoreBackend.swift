@@ -36,6 +36,10 @@ public protocol StoreBackend: Sendable {
     func refreshReceipt() async throws(StoreError) -> String
     /// The base64 app receipt, or nil when the device has none.
     func appReceipt() async throws(StoreError) -> String?
+    /// The signed proof of the customer's download of the app (StoreKit 2's `AppTransaction.shared`
+    /// JWS, iOS 16 and later), which tells the server when and in which version they first got
+    /// it; nil where the store has none.
+    func appTransaction() async throws(StoreError) -> String?
     /// Shows the App Store's offer-code redemption sheet; a redeemed code arrives as a transaction
     /// through ``transactionUpdates()``.
     func presentOfferCodeRedemption() async throws(StoreError)

@@ -3,7 +3,7 @@ public import Foundation
 /// What a verified StoreKit 2 `AppTransaction` proves about an app user: when the app itself was
 /// first bought and in which version, so an app that went from paid to freemium can honour the
 /// customers who paid for it.
-public struct OriginalAppPurchase: Hashable, Sendable {
+public struct OriginalAppPurchase: Hashable, Sendable, Codable {
     /// Apple's id of the app's purchase for one Apple account (`appTransactionId`); nil in app
     /// transactions signed before iOS 18.4, which do not carry it.
     public var appTransactionID: String?

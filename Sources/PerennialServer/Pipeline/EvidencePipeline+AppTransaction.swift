@@ -17,6 +17,8 @@ extension EvidencePipeline {
         }
         do throws(StorageError) {
             let kept = try await storage.recordAppTransaction(purchase, of: user, appBundleID: app.bundleID, signed: signed, receivedAt: now)
+            try await storage.appendAudit(
+                AuditEntry.Draft(appUserID: user, at: now, kind: .appTransactionRecorded, detail: AuditDetail(originalTransactionIDs: [], appPurchase: kept)))
             logger.info(
                 "app transaction recorded",
                 metadata: [

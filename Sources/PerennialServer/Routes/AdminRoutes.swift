@@ -56,7 +56,8 @@ struct AdminRoutes: Sendable {
                     },
                     requestedBy: entry.entry.detail.action.map { TimelineResponse.RequestedBy(admin: $0.admin, action: $0.action, reason: $0.reason) },
                     grant: entry.entry.detail.grant.map { SubscriberResponse.Grant($0, at: entry.entry.at) },
-                    refundRequest: entry.entry.detail.consumption, retention: entry.entry.detail.retention)
+                    refundRequest: entry.entry.detail.consumption, retention: entry.entry.detail.retention,
+                    appPurchase: entry.entry.detail.appPurchase.map(SubscriberResponse.AppTransaction.init))
             })
     }
 }

@@ -62,6 +62,8 @@ public struct AuditKind: OpenValue {
     public static let refundDecided: Self = "refundDecided"
     /// Apple asked which retention message to show a customer about to cancel (``AuditDetail/retention``).
     public static let retentionMessageChosen: Self = "retentionMessageChosen"
+    /// The app posted the user's app transaction (``AuditDetail/appPurchase``: the original purchase kept).
+    public static let appTransactionRecorded: Self = "appTransactionRecorded"
 }
 
 /// One realtime retention request and the answer Perennial gave.
@@ -109,11 +111,13 @@ public struct AuditDetail: Hashable, Sendable, Codable {
     public var consumption: RefundRequestRecord?
     /// For retention messages: Apple's request and the answer.
     public var retention: RetentionExchange?
+    /// For app transactions: the original app purchase kept (the earliest the user proved).
+    public var appPurchase: OriginalAppPurchase?
 
     public init(
         originalTransactionIDs: [String], eventIDs: [String] = [], ownershipChange: OwnershipChange? = nil, failure: CheckFailure? = nil,
         action: AdminAction? = nil, grant: EntitlementGrant? = nil, consumption: RefundRequestRecord? = nil,
-        retention: RetentionExchange? = nil
+        retention: RetentionExchange? = nil, appPurchase: OriginalAppPurchase? = nil
     ) {
         self.originalTransactionIDs = originalTransactionIDs
         self.eventIDs = eventIDs
@@ -123,6 +127,7 @@ public struct AuditDetail: Hashable, Sendable, Codable {
         self.grant = grant
         self.consumption = consumption
         self.retention = retention
+        self.appPurchase = appPurchase
     }
 
     /// The detail of a `reconciliationFailed` entry, as every back end stores it.

@@ -29,6 +29,10 @@ struct CountingServerAPI: ServerAPI {
         try await base.subscriber(appUserID: appUserID)
     }
 
+    func postAppTransaction(_ signedAppTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        try await base.postAppTransaction(signedAppTransaction, appUserID: appUserID)
+    }
+
     func appAccountToken(appUserID: String) async throws(ServerError) -> UUID {
         try await base.appAccountToken(appUserID: appUserID)
     }

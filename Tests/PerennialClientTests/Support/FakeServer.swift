@@ -13,6 +13,8 @@ actor FakeServer: ServerAPI {
     private(set) var isUp = true
     private(set) var posts: [Post] = []
     private(set) var receipts: [String] = []
+    private(set) var appTransactions: [String] = []
+    private var originalAppPurchases: [String: OriginalAppPurchase] = [:]
     private(set) var inFlight = 0
     private(set) var maxInFlight = 0
     private var uploadDelay: Duration?
@@ -54,6 +56,14 @@ actor FakeServer: ServerAPI {
         return respond(appUserID)
     }
 
+    /// Takes any app transaction as proof of a download in version "1.0" at the server's time.
+    func postAppTransaction(_ signedAppTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
+        guard isUp else { throw .unreachable("connection refused") }
+        appTransactions.append(signedAppTransaction)
+        originalAppPurchases[appUserID] = OriginalAppPurchase(originalApplicationVersion: "1.0", originalPurchaseDate: serverTime)
+        return respond(appUserID)
+    }
+
     func appAccountToken(appUserID: String) async throws(ServerError) -> UUID {
         guard isUp else { throw .unreachable("connection refused") }
         return UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
@@ -74,6 +84,7 @@ actor FakeServer: ServerAPI {
     private func respond(_ appUserID: String) -> SubscriberResponse {
         serverTime += 0.001
         return SubscriberResponse(
-            serverTime: serverTime, subscriber: ServerSubscriber(appUserID: appUserID, entitlements: owned[appUserID] ?? [:]))
+            serverTime: serverTime,
+            subscriber: ServerSubscriber(appUserID: appUserID, entitlements: owned[appUserID] ?? [:], originalAppPurchase: originalAppPurchases[appUserID]))
     }
 }

@@ -74,6 +74,13 @@ actor FakeStore: StoreBackend {
 
     func appReceipt() async throws(StoreError) -> String? { nil }
 
+    /// The app transaction the store hands out; nil plays a store without one.
+    var appTransactionJWS: String?
+
+    func appTransaction() async throws(StoreError) -> String? { appTransactionJWS }
+
+    func setAppTransaction(_ jws: String?) { appTransactionJWS = jws }
+
     private func makeTransaction(productID: String, id: String?) -> StoreTransaction {
         let id = id ?? "T\(nextID)"
         nextID += 1

@@ -135,6 +135,16 @@ public actor SimulatorStore: StoreBackend {
         throw .platform("the simulator has no offer-code sheet; purchase with StoreOffer(type: \"offerCode\", id: code)")
     }
 
+    public func appTransaction() async throws(StoreError) -> String? {
+        do {
+            return try await http.send(
+                "GET", ["simulator", "v1", "accounts", accountID, "app-transaction"], body: NoBody?.none, as: SimulatorWire.AppTransaction.self
+            ).signedAppTransaction
+        } catch {
+            throw .simulator(error)
+        }
+    }
+
     public func appReceipt() async throws(StoreError) -> String? {
         do {
             return try await http.send(

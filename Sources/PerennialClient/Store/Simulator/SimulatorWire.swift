@@ -43,6 +43,11 @@ enum SimulatorWire {
         }
     }
 
+    /// `{"signedAppTransaction": …}`: the account's `AppTransaction.shared`.
+    struct AppTransaction: Decodable {
+        let signedAppTransaction: String
+    }
+
     /// `{"status":"purchased",…}`, `{"status":"pending","pendingId"}` or `{"status":"declined"}`.
     struct PurchaseAnswer: Decodable {
         let status: String

@@ -97,6 +97,9 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
         receipt.read()
     }
 
+    /// StoreKit 1 has no app transaction; the receipt's `original_application_version` tells the same.
+    public func appTransaction() async throws(StoreError) -> String? { nil }
+
     public func presentOfferCodeRedemption() async throws(StoreError) {
         #if os(iOS) || os(Linux)
         SKPaymentQueue.default().presentCodeRedemptionSheet()

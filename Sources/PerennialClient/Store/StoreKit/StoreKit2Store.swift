@@ -110,6 +110,15 @@ public struct StoreKit2Store: StoreBackend {
         receipt.read()
     }
 
+    public func appTransaction() async throws(StoreError) -> String? {
+        guard #available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *) else { return nil }
+        do {
+            return try await AppTransaction.shared.jwsRepresentation
+        } catch {
+            throw .platform("AppTransaction.shared: \(error)")
+        }
+    }
+
     /// StoreKit 2's own sheet needs a `UIWindowScene` (or SwiftUI's `offerCodeRedemption`
     /// modifier, see docs/client.md); this one needs nothing and feeds the same updates stream.
     public func presentOfferCodeRedemption() async throws(StoreError) {

@@ -134,11 +134,7 @@ extension SubscriberResponse {
                 originalTransactionId: state.originalTransactionID, transactionId: state.transactionID, grantId: state.grantID)
         }
         subscriber = Subscriber(
-            appTransaction: originalAppPurchase.map { purchase in
-                AppTransaction(
-                    appTransactionId: purchase.appTransactionID, environment: purchase.environment.rawValue,
-                    originalApplicationVersion: purchase.originalApplicationVersion, originalPurchaseDate: purchase.originalPurchaseDate)
-            },
+            appTransaction: originalAppPurchase.map(AppTransaction.init),
             appUserId: user.rawValue, entitlements: entitlements,
             subscriptions: view.subscriptions.map { state in
                 Subscription(
@@ -164,5 +160,14 @@ extension SubscriberResponse.Grant {
             grantId: grant.id, entitlementId: grant.entitlementID, startsAt: grant.startsAt, expiresAt: grant.expiresAt,
             revokedAt: grant.revokedAt, isActive: grant.isActive(at: date), grantedBy: grant.grantedBy, reason: grant.reason,
             revokedBy: grant.revokedBy, revokeReason: grant.revokeReason)
+    }
+}
+
+extension SubscriberResponse.AppTransaction {
+    /// The answer's form of a stored original purchase.
+    init(_ purchase: OriginalAppPurchase) {
+        self.init(
+            appTransactionId: purchase.appTransactionID, environment: purchase.environment.rawValue,
+            originalApplicationVersion: purchase.originalApplicationVersion, originalPurchaseDate: purchase.originalPurchaseDate)
     }
 }

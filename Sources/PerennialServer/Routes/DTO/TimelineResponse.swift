@@ -9,7 +9,7 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
         public var at: Date
         /// `bound`, `evidenceApplied`, `ownershipTransferred`, `ownershipKept`, `ownershipReleased`,
         /// `reconciliationFailed`, `entitlementGranted`, `grantRevoked`, `consumptionRequested`,
-        /// `consumptionAnswered`, `consumptionFailed`, `refundDecided`, `retentionMessageChosen`.
+        /// `consumptionAnswered`, `consumptionFailed`, `refundDecided`, `retentionMessageChosen`, `appTransactionRecorded`.
         public var kind: String
         public var originalTransactionIds: [String]
         public var eventIds: [String]
@@ -30,6 +30,8 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
         public var refundRequest: RefundRequestRecord?
         /// For `retentionMessageChosen`: Apple's request and the message, plan or offer chosen.
         public var retention: RetentionExchange?
+        /// For `appTransactionRecorded`: the original app purchase kept after the post.
+        public var appPurchase: SubscriberResponse.AppTransaction?
     }
 
     /// Who asked Apple for the entry's evidence, and why.
