@@ -26,16 +26,21 @@ struct RealtimeMessagingCall: Sendable {
         let description: String
     }
 
+    /// The `signedPayload` of a request about the subscription, signed now.
+    func signedRequest(originalTransactionID: String, productID: String, locale: String, now: Date) throws(SimulatorWireError) -> String {
+        try pki.sign(
+            DecodedRealtimeRequestBody(
+                originalTransactionId: originalTransactionID, appAppleId: environment == .production ? appAppleID : nil, productId: productID,
+                userLocale: locale, requestIdentifier: UUID().uuidString.lowercased(), environment: AppleEnvironment(simulated: environment),
+                signedDate: now))
+    }
+
     func call(
         _ url: URL, originalTransactionID: String, productID: String, locale: String, now: Date
     ) async -> Outcome {
         let started = ContinuousClock.now
-        let request = DecodedRealtimeRequestBody(
-            originalTransactionId: originalTransactionID, appAppleId: environment == .production ? appAppleID : nil, productId: productID,
-            userLocale: locale, requestIdentifier: UUID().uuidString.lowercased(), environment: AppleEnvironment(simulated: environment),
-            signedDate: now)
         do {
-            let signed = try pki.sign(request)
+            let signed = try signedRequest(originalTransactionID: originalTransactionID, productID: productID, locale: locale, now: now)
             let body = try JSONEncoder().encode(RealtimeRequestBody(signedPayload: signed))
             var http = HTTPClientRequest(url: url.absoluteString)
             http.method = .POST

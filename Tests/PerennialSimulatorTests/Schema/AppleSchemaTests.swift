@@ -1,7 +1,7 @@
 import Foundation
 import PerennialAppStore
 import PerennialCore
-import PerennialSimulator
+@testable import PerennialSimulator
 import Testing
 
 /// Every payload the simulator produces, checked against Apple's documented fields and exact types
@@ -92,6 +92,17 @@ extension AppleSchemaTests {
         #expect(AppleWireSchemas.appTransaction.violations(of: payload).isEmpty, "\(AppleWireSchemas.appTransaction.violations(of: payload))")
     }
 
+    @Test(arguments: [AppStoreEnvironment.sandbox, .production])
+    func theRealtimeRetentionRequestHasApplesFieldsAndTypes(_ environment: AppStoreEnvironment) throws {
+        let call = RealtimeMessagingCall(pki: try WirePKI.get(), environment: environment, appAppleID: 1_234_567_890, timeout: .seconds(1))
+        let signed = try call.signedRequest(originalTransactionID: "2000000000000001", productID: "pro.monthly", locale: "en-US", now: SimulatorFixture.start)
+        let payload = try JSONDecoder().decode(JSONValue.self, from: try JWSDecoding.unverifiedPayload(of: signed))
+        let schema = AppleWireSchemas.realtimeRequest
+        #expect(schema.violations(of: payload).isEmpty, "\(schema.violations(of: payload))")
+        guard case .object(let fields) = payload else { return }
+        #expect((fields["appAppleId"] != nil) == (environment == .production), "appAppleId in production only")
+    }
+
     /// The checker itself fails on what Apple would not send, so a clean walk means something.
     @Test func theCheckerRefusesWrongTypesUnknownFieldsAndMissingOnes() {
         let schema = AppleWireSchemas.transaction
@@ -113,7 +124,7 @@ extension AppleSchemaTests {
 
     /// The reverse: a payload with every documented field decodes in Perennial's model and
     /// re-encodes with every field still there.
-    @Test(arguments: ["transaction", "renewalInfo", "appTransaction", "notificationV2", "notificationV1", "verifyReceipt"])
+    @Test(arguments: ["transaction", "renewalInfo", "appTransaction", "notificationV2", "notificationV1", "verifyReceipt", "realtimeRequest"])
     func perennialsDecodersReadEveryDocumentedField(_ name: String) throws {
         let (schema, roundTrip): (WireSchema, (Data) throws -> Data) =
             switch name {
@@ -122,6 +133,7 @@ extension AppleSchemaTests {
             case "appTransaction": (AppleWireSchemas.appTransaction, { try Self.roundTrip(AppTransaction.self, $0) })
             case "notificationV2": (AppleWireSchemas.notificationV2, { try Self.roundTrip(ResponseBodyV2DecodedPayload.self, $0) })
             case "notificationV1": (AppleWireSchemas.notificationV1, { try Self.roundTrip(NotificationV1.self, $0) })
+            case "realtimeRequest": (AppleWireSchemas.realtimeRequest, { try Self.roundTrip(DecodedRealtimeRequestBody.self, $0) })
             default: (AppleWireSchemas.verifyReceiptResponse, { try Self.roundTrip(VerifyReceiptResponse.self, $0) })
             }
         let encoded = try roundTrip(try JSONEncoder().encode(schema.fullSample))

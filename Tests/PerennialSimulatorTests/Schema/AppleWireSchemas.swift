@@ -99,6 +99,20 @@ enum AppleWireSchemas {
                     ])),
         ])
 
+    /// DecodedRealtimeRequestBody: what the App Store signs for the Get Retention Message endpoint.
+    static let realtimeRequest = WireSchema(
+        "DecodedRealtimeRequestBody",
+        required: ["originalTransactionId", "productId", "userLocale", "requestIdentifier", "environment", "signedDate"],
+        [
+            "appAppleId": .integer,
+            "environment": .oneOf(signedEnvironments),
+            "originalTransactionId": .string,
+            "productId": .string,
+            "requestIdentifier": .uuid,
+            "signedDate": .milliseconds,
+            "userLocale": .string,
+        ])
+
     static let appTransaction = WireSchema(
         "AppTransaction",
         required: ["receiptType", "bundleId", "applicationVersion", "receiptCreationDate", "originalPurchaseDate", "originalApplicationVersion", "signedDate"],
