@@ -16,7 +16,10 @@ actor PostgresTestDatabase {
 
     init() throws {
         guard let url = Self.url else { throw Unavailable() }
-        base = try PostgresStorage.configuration(url: url)
+        var base = try PostgresStorage.configuration(url: url)
+        // Tests run in parallel, each with its own pools: a few connections each leave room for all.
+        base.options.maximumConnections = 4
+        self.base = base
     }
 
     /// The environment variable is missing (tests check ``isAvailable`` first).

@@ -12,6 +12,8 @@ enum PostgresServerDatabase {
     static func with(_ body: (PostgresStorage) async throws -> Void) async throws {
         guard let url = ProcessInfo.processInfo.environment["PERENNIAL_POSTGRES_URL"] else { throw Unavailable() }
         var configuration = try PostgresStorage.configuration(url: url)
+        // Tests run in parallel, each with its own pools: a few connections each leave room for all.
+        configuration.options.maximumConnections = 4
         let schema = "perennial_jobs_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let admin = PostgresStorage(configuration: configuration)
         let adminRun = Task { await admin.run() }
