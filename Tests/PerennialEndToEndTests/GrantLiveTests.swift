@@ -21,13 +21,7 @@ struct GrantLiveTests {
             let system = try await LiveSystem.start(
                 reconciliation: nil, webhooks: [WebhookEndpoint(url: hooks, secret: SecretValue(Self.secret))],
                 webhookDelivery: WebhookDeliveryOptions(owner: "grant-test", pollInterval: .milliseconds(100)))
-            do {
-                try await Self.run(system, recorder: recorder)
-                await system.stop()
-            } catch {
-                await system.stop()
-                throw error
-            }
+            try await system.stopping { try await Self.run($0, recorder: recorder) }
         }
     }
 

@@ -28,13 +28,7 @@ struct IntegrationLiveTests {
                 webhookDelivery: WebhookDeliveryOptions(
                     owner: "integration-test", pollInterval: .milliseconds(50), retryPolicy: WebhookRetryPolicy(baseDelay: 2, maximumDelay: 4)),
                 integrations: integrations)
-            do {
-                try await Self.run(system, recorder: recorder)
-                await system.stop()
-            } catch {
-                await system.stop()
-                throw error
-            }
+            try await system.stopping { try await Self.run($0, recorder: recorder) }
         }
     }
 

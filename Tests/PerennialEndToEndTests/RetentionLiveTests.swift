@@ -30,13 +30,7 @@ struct RetentionLiveTests {
 
     @Test func theCustomerSeesWhatThePolicyChoseAndTheDefaultWhenTheServerCannotAnswer() async throws {
         let system = try await LiveSystem.start(reconciliation: nil, retention: Self.policy)
-        do {
-            try await Self.run(system)
-            await system.stop()
-        } catch {
-            await system.stop()
-            throw error
-        }
+        try await system.stopping(after: Self.run)
     }
 
     private static func run(_ system: LiveSystem) async throws {

@@ -93,14 +93,7 @@ struct SupportLiveTests {
     /// Runs `body` against a live server and simulator, stopped whatever happens.
     /// Runs `body` on a fresh live system (answering refund requests as `consumption` says) and stops it.
     static func onALiveSystem(consumption: ConsumptionPolicy? = nil, _ body: (LiveSystem, LiveHTTP) async throws -> Void) async throws {
-        let system = try await LiveSystem.start(consumption: consumption)
-        do {
-            try await body(system, LiveHTTP(system: system))
-            await system.stop()
-        } catch {
-            await system.stop()
-            throw error
-        }
+        try await LiveSystem.start(consumption: consumption).stopping { try await body($0, LiveHTTP(system: $0)) }
     }
 
     /// Alice buys the standard monthly subscription on her device; returns its signed transaction.

@@ -205,6 +205,17 @@ public final class LiveSystem: Sendable {
         return client
     }
 
+    /// Runs `body` on the system and stops it afterwards, whether `body` threw or not.
+    public func stopping(after body: (LiveSystem) async throws -> Void) async throws {
+        do {
+            try await body(self)
+            await stop()
+        } catch {
+            await stop()
+            throw error
+        }
+    }
+
     /// Stops the server and the simulator.
     public func stop() async {
         await stopServer()
