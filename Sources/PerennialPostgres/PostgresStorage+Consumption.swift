@@ -80,10 +80,6 @@ extension PostgresStorage {
         }
     }
 
-    public func appendAudit(_ entry: AuditEntry.Draft) async throws(StorageError) {
-        try await withRows("append an audit entry") { rows in try await Self.insert(entry, rows) }
-    }
-
     public func reportConsumption(_ report: ConsumptionReport, of user: AppUserID, appBundleID: String) async throws(StorageError) {
         let record = String(decoding: try StorageJSON.encode(report, what: "consumption report of \(user)"), as: UTF8.self)
         _ = try await withRows("report consumption of \(user)") { rows in
@@ -125,7 +121,7 @@ extension PostgresStorage {
         return found
     }
 
-    private static func insert(_ audit: AuditEntry.Draft, _ rows: PostgresRows) async throws {
+    static func insert(_ audit: AuditEntry.Draft, _ rows: PostgresRows) async throws {
         let detail = String(decoding: try StorageJSON.encode(audit.detail, what: "audit detail"), as: UTF8.self)
         try await rows.connection.query(
             """

@@ -110,6 +110,10 @@ public struct PostgresStorage: SubscriberStorage {
         }
     }
 
+    public func appendAudit(_ entry: AuditEntry.Draft) async throws(StorageError) {
+        try await withRows("append an audit entry") { rows in try await Self.insert(entry, rows) }
+    }
+
     public func evidence(id: Int64) async throws(StorageError) -> StoredEvidence? {
         try await perform("read evidence \(id)") {
             let rows = try await client.query(

@@ -82,10 +82,6 @@ extension SQLiteStorage {
         }
     }
 
-    public func appendAudit(_ entry: AuditEntry.Draft) async throws(StorageError) {
-        try await write("append an audit entry") { db in try SQLiteRows.insert(entry, evidenceID: nil, db) }
-    }
-
     public func reportConsumption(_ report: ConsumptionReport, of user: AppUserID, appBundleID: String) async throws(StorageError) {
         let record = String(decoding: try StorageJSON.encode(report, what: "consumption report of \(user)"), as: UTF8.self)
         try await write("report consumption of \(user)") { db in

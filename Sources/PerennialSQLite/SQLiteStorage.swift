@@ -134,6 +134,10 @@ public struct SQLiteStorage: SubscriberStorage {
         }
     }
 
+    public func appendAudit(_ entry: AuditEntry.Draft) async throws(StorageError) {
+        try await write("append an audit entry") { db in try SQLiteRows.insert(entry, evidenceID: nil, db) }
+    }
+
     public func evidence(id: Int64) async throws(StorageError) -> StoredEvidence? {
         try await read("read evidence \(id)") { db in
             let row = try Row.fetchOne(
