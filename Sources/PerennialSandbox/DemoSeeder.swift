@@ -1,7 +1,7 @@
+import AsyncHTTPClient
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 public import PerennialCore
 public import PerennialSimulator
 
@@ -36,10 +36,15 @@ public struct DemoSeeder: Sendable {
             setup: SimulatorSetup(
                 catalog: catalog, prices: prices, bundleID: wiring.bundleID, seed: 2026, timeScale: .production,
                 billingGracePeriodDays: 16, time: .virtual(start: now.addingTimeInterval(-365 * 86_400)),
-                pki: .generate(receipts: false), wire: wiring.wire, targets: wiring.notificationTargets))
+                pki: .generate(receipts: false), wire: wiring.wire, targets: wiring.notificationTargets,
+                firstTransactionID: Self.firstTransactionID))
         serverURL = wiring.serverURL
         self.subscribers = subscribers
     }
+
+    /// Where the seeded purchases' ids start: apart from the live simulator's (2000000000000001…),
+    /// whose purchases would otherwise be taken for the seeded ones.
+    static let firstTransactionID: Int64 = 1_900_000_000_000_001
 
     /// The root the server must trust for the seeded data (DER).
     public var trustedRoot: Data {
@@ -121,26 +126,40 @@ public struct DemoSeeder: Sendable {
     }
 
     /// The app hands the purchase to the server for `user`; whether the server took it.
+    ///
+    /// AsyncHTTPClient rather than URLSession: Linux's FoundationNetworking traps when a process
+    /// shuts down with its tasks in flight (`TaskRegistry`: "a task that is not in the registry").
     private func post(_ signedTransaction: String, user: String, publicKey: String) async throws -> Bool {
-        var request = URLRequest(url: serverURL.appendingPathComponent("v1/subscribers/\(user)/transactions"))
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(publicKey)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(["signedTransaction": signedTransaction])
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode == 200
+        var request = HTTPClientRequest(url: serverURL.appendingPathComponent("v1/subscribers/\(user)/transactions").absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(publicKey)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(["signedTransaction": signedTransaction])))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 22)
+        return response.status == .ok
     }
 
     /// Waits until the server answers its readiness probe.
     private func waitForServer() async throws {
+        let probe = HTTPClientRequest(url: serverURL.appendingPathComponent("health/ready").absoluteString)
         for _ in 0..<600 {
-            if let (_, response) = try? await URLSession.shared.data(from: serverURL.appendingPathComponent("health/ready")),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
+            if let response = try? await HTTPClient.shared.execute(probe, timeout: .seconds(5)), response.status == .ok {
                 return
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw URLError(.cannotConnectToHost)
+        throw DemoSeederError.serverNotReady(serverURL)
+    }
+}
+
+/// Why the demo could not be seeded.
+enum DemoSeederError: Error, CustomStringConvertible {
+    case serverNotReady(URL)
+
+    var description: String {
+        switch self {
+        case .serverNotReady(let url): "the server at \(url) did not become ready within a minute"
+        }
     }
 }

@@ -64,7 +64,7 @@ import Darwin
             "POST", server.appendingPathComponent("v1/subscribers/alice/transactions"), #"{"signedTransaction":"\#(jws)"}"#, bearer: "pk_demo")
         #expect(posted.status == 200)
         let entitlements = (posted.json["subscriber"] as? [String: Any])?["entitlements"] as? [String: Any]
-        #expect((entitlements?["premium"] as? [String: Any])?["isActive"] as? Bool == true)
+        #expect((entitlements?["premium"] as? [String: Any])?["isActive"] as? Bool == true, "\(posted.json)")
         let refused = try await Self.send("GET", server.appendingPathComponent("v1/subscribers/alice"), nil, bearer: "pk_wrong")
         #expect(refused.status == 401)
 

@@ -45,6 +45,9 @@ public struct SimulatorSetup: Sendable {
     /// Public keys (by key id) promotional offer signatures are checked against; a promotional
     /// offer signed by another key is refused, as StoreKit refuses it.
     public var promotionalOfferKeys: [String: P256.Signing.PublicKey]
+    /// The first transaction id the store hands out: two simulators feeding one server (the live
+    /// one and the demo's seeder) must not hand out the same ids.
+    public var firstTransactionID: Int64
     /// How notifications are POSTed; nil uses HTTP (AsyncHTTPClient).
     public var transport: (any NotificationTransport)?
     /// Win-back offer ids by product, best first, offered to lapsed subscribers.
@@ -70,6 +73,7 @@ public struct SimulatorSetup: Sendable {
         retries: Bool = true,
         serverAPICredentials: ServerAPICredentials? = nil,
         promotionalOfferKeys: [String: P256.Signing.PublicKey] = [:],
+        firstTransactionID: Int64 = 2_000_000_000_000_001,
         transport: (any NotificationTransport)? = nil
     ) {
         self.catalog = catalog
@@ -89,6 +93,7 @@ public struct SimulatorSetup: Sendable {
         self.retries = retries
         self.serverAPICredentials = serverAPICredentials
         self.promotionalOfferKeys = promotionalOfferKeys
+        self.firstTransactionID = firstTransactionID
         self.transport = transport
     }
 
@@ -97,6 +102,7 @@ public struct SimulatorSetup: Sendable {
         SimulatorConfiguration(
             catalog: catalog, prices: prices, timeScale: timeScale, renewalLimit: renewalLimit,
             billingGracePeriodDays: billingGracePeriodDays, billingRetryDays: billingRetryDays, environment: environment,
-            seed: seed, winBackOfferIDs: winBackOfferIDs)
+            seed: seed, firstTransactionID: firstTransactionID,
+            firstWebOrderLineItemID: firstTransactionID + 50_000_000, winBackOfferIDs: winBackOfferIDs)
     }
 }
