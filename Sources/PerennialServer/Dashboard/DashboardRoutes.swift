@@ -109,8 +109,10 @@ struct DashboardRoutes: Sendable {
             appID: app.id, environment: environment, from: today.addingTimeInterval(-Double(range.days - 1) * 86_400), through: today,
             granularity: range.granularity)
         let report = try await dependencies.analytics.report(query)
+        let refunds = try await dependencies.storage.consumptionRequests(appBundleID: app.bundleID, limit: 20).filter { $0.environment == environment }
         return DashboardPage(
-            title: "Overview", body: OverviewPage(appIDs: apps.map(\.id), report: report, range: range).body, session: session)
+            title: "Overview", body: OverviewPage(appIDs: apps.map(\.id), report: report, range: range, refundRequests: refunds).body,
+            session: session)
     }
 
     // MARK: Search and subscribers

@@ -1,5 +1,6 @@
 import Foundation
 import PerennialCore
+import PerennialStorage
 
 /// The overview of one app over a range: KPI tiles with the change over the range just before,
 /// the charts over time, and the cohort table as a heat map — all from one ``MetricsReport``.
@@ -36,6 +37,8 @@ struct OverviewPage: Sendable {
     let appIDs: [String]
     let report: MetricsReport
     let range: Range
+    /// The app's latest refund requests (Apple's `CONSUMPTION_REQUEST`), newest first.
+    let refundRequests: [RefundRequestRecord]
 
     var body: HTML {
         let query = report.query
@@ -56,7 +59,27 @@ struct OverviewPage: Sendable {
             <div class="tiles">\(tiles)</div>
             <h2>Over time</h2><div class="charts">\(charts)</div>
             <h2>Cohorts</h2>\(cohorts)
+            <h2>Refund requests</h2>\(refunds)
             """
+    }
+
+    /// What Apple asked about each refund, what was answered, and how Apple decided: a missed or
+    /// failed answer stands out, since the refund was decided without the app's side.
+    private var refunds: HTML {
+        guard !refundRequests.isEmpty else { return "<p class=\"muted\">No refund requests from Apple yet.</p>" }
+        let rows = refundRequests.map { request -> HTML in
+            let user: HTML = request.appUserID.map {
+                "<a href=\"\(DashboardRoutes.subscriberPath(app: report.query.appID, user: $0.rawValue))\">\($0.rawValue)</a>"
+            } ?? "<span class=\"muted\">nobody</span>"
+            let state: HTML = switch request.state {
+            case .answered: "answered: \(request.answer?.refundPreference ?? "no preference")"
+            case .pending: "pending (due by \(DashboardFormat.instant(request.deadline)))"
+            case .failed, .missed, .notConfigured: "<span class=\"down\">\(request.state.rawValue)</span>"
+            }
+            let outcome: HTML = request.outcome.map { "\($0 == .refunded ? "refunded" : "declined")" } ?? "<span class=\"muted\">waiting</span>"
+            return "<tr><td>\(DashboardFormat.instant(request.requestedAt))</td><td>\(user)</td><td>\(request.productID)</td><td>\(request.reason, or: "—")</td><td>\(state)</td><td>\(outcome)</td></tr>"
+        }
+        return "<table><thead><tr><th>Asked</th><th>Subscriber</th><th>Product</th><th>Reason</th><th>Answer</th><th>Apple</th></tr></thead><tbody>\(HTML.join(rows))</tbody></table>"
     }
 
     // MARK: Tiles

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import PerennialCore
 import PerennialServer
 import PerennialSimulator
+import PerennialStorage
 import Testing
 
 /// The dashboard's pages over a real server: a subscriber found by app user id or by a
@@ -83,6 +84,37 @@ import Testing
             #expect(!html.contains("<script"))
             #expect(html.contains("<option value=\"90d\" selected>"))
             #expect(html.contains("<option selected>Sandbox</option>"))
+            #expect(html.contains("No refund requests from Apple yet."))
+        }
+    }
+
+    @Test func theOverviewListsRefundRequestsWithWhatWasAnsweredAndWhatAppleDecided() async throws {
+        let server = try await ServerHarness()
+        let asked = server.clock.now.addingTimeInterval(-3600)
+        func request(_ id: String, user: String, state: RefundRequestRecord.State) -> RefundRequestRecord {
+            RefundRequestRecord(
+                id: id, appBundleID: StoreWorld.bundleID, environment: .sandbox, transactionID: "10\(id.count)", originalTransactionID: "1000",
+                productID: "pro.monthly", purchaseDate: asked.addingTimeInterval(-86_400), expiresDate: nil, appUserID: AppUserID(rawValue: user),
+                reason: "UNINTENDED_PURCHASE", requestedAt: asked, state: state)
+        }
+        var answered = request("n-answered", user: "alice", state: .answered)
+        answered.answer = .init(
+            customerConsented: true, consumptionPercentage: 80_000, deliveryStatus: "DELIVERED", refundPreference: "DECLINE", sampleContentProvided: false,
+            basis: "reported")
+        answered.outcome = .declined
+        for record in [answered, request("n-missed", user: "<b>mallory</b>", state: .missed)] {
+            #expect(try await server.storage.addConsumptionRequest(record, audit: nil))
+        }
+        try await server.test { client in
+            let dashboard = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
+            let html = try await dashboard.get("/dashboard?environment=Sandbox").text
+            #expect(html.contains("<h2>Refund requests</h2>"))
+            #expect(html.contains("answered: DECLINE</td><td>declined</td>"))
+            #expect(html.contains("<span class=\"down\">missed</span></td><td><span class=\"muted\">waiting</span>"))
+            #expect(html.contains("href=\"/dashboard/apps/demo/subscribers/alice\""))
+            #expect(html.contains("&lt;b&gt;mallory&lt;/b&gt;") && !html.contains("<b>mallory</b>"), "user ids are escaped")
+            // Production has none.
+            #expect(try await dashboard.get("/dashboard?environment=Production").text.contains("No refund requests from Apple yet."))
         }
     }
 }
