@@ -5,6 +5,7 @@ import PerennialAppStore
 import PerennialCore
 import PerennialServer
 import PerennialSimulator
+import PerennialStorage
 import Testing
 
 /// `Examples/scenarios/analytics-quarter.json` played on the simulator over four months of the
@@ -37,12 +38,12 @@ import Testing
         AnalyticsCounters.start(ofDay: UTCCalendar.day(year: 2026, month: month, day: day))
     }
 
-    /// The figures of a server that was posted `bodies`, judged on April 30.
-    private static func analytics(posting bodies: [Data], catalog: Catalog) async throws -> Analytics {
+    /// The figures of a server on `storage` (SQLite when nil) that was posted `bodies`, judged on April 30.
+    private static func analytics(posting bodies: [Data], catalog: Catalog, storage: (any SubscriberStorage)?) async throws -> Analytics {
         let app = AppConfiguration(
             id: "quarter", bundleID: "com.example.perennial", appAppleID: 1_234_567_890, catalog: .catalog(catalog), environments: [.production],
             publicKeys: [SecretValue("pk_quarter")], trustedRoots: [.certificates([try pki.get().jws.root])])
-        let harness = try await ServerHarness(apps: [app])
+        let harness = try await ServerHarness(storage: storage, apps: [app])
         harness.clock.now = date(4, 30)
         try await harness.test { client in
             for body in bodies {
@@ -57,11 +58,19 @@ import Testing
     private static let quarter = MetricsQuery(appID: "quarter", from: date(1, 1), through: date(4, 30), granularity: .month)
 
     @Test func figuresMatchTheHandDerivedOnesWhateverTheOrder() async throws {
+        try await Self.figuresMatchTheHandDerivedOnes(inOrderOn: nil, messyOn: nil)
+    }
+
+    /// The scenario posted in order to a server on `inOrderStorage` and reversed and twice to one on
+    /// `messyStorage` (SQLite when nil): both report the hand-derived figures.
+    static func figuresMatchTheHandDerivedOnes(inOrderOn inOrderStorage: (any SubscriberStorage)?, messyOn messyStorage: (any SubscriberStorage)?)
+        async throws
+    {
         let (bodies, catalog) = try await Self.play()
         #expect(bodies.count == 16)
-        let analytics = try await Self.analytics(posting: bodies, catalog: catalog)
+        let analytics = try await Self.analytics(posting: bodies, catalog: catalog, storage: inOrderStorage)
         let inOrder = try await analytics.report(Self.quarter)
-        let messy = try await Self.analytics(posting: bodies.reversed() + bodies, catalog: catalog).report(Self.quarter)
+        let messy = try await Self.analytics(posting: bodies.reversed() + bodies, catalog: catalog, storage: messyStorage).report(Self.quarter)
         #expect(messy.segments == inOrder.segments)
         #expect(messy.cohorts == inOrder.cohorts)
 

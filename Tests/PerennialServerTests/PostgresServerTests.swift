@@ -16,6 +16,14 @@ struct PostgresServerTests {
         }
     }
 
+    @Test func theAnalyticsScenarioReportsTheHandDerivedFiguresOnPostgres() async throws {
+        try await PostgresServerDatabase.with { inOrder in
+            try await PostgresServerDatabase.with { messy in
+                try await MetricsScenarioTests.figuresMatchTheHandDerivedOnes(inOrderOn: inOrder, messyOn: messy)
+            }
+        }
+    }
+
     @Test func anAppTransactionIsKeptAndShownOnPostgres() async throws {
         try await PostgresServerDatabase.with { storage in
             try await AppTransactionTests.earliestPurchaseIsHonoured(server: try await ServerHarness(storage: storage))
