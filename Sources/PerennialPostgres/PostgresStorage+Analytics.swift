@@ -13,24 +13,26 @@ extension PostgresStorage {
     public func rebuildAnalytics(facts: @escaping @Sendable (String) -> SubscriptionFacts?) async throws(StorageError) -> AnalyticsRebuild {
         try await transaction("rebuild analytics") { rows in
             try await rows.run(PostgresAnalyticsStatements.LockCounters())
-            var counters: [String: AnalyticsCounters] = [:]
-            var subscriptions = 0
+            let sums = AnalyticsRebuildSums()
             var after = ""
             while true {
                 let batch = try await rows.all(PostgresAnalyticsStatements.Subscriptions(after: after, limit: 1000))
                 guard let last = batch.last else { break }
                 after = last.0
-                var byApp: [String: [String]] = [:]
-                for (id, app) in batch where facts(app) != nil { byApp[app, default: []].append(id) }
-                for (app, ids) in byApp {
-                    guard let appFacts = facts(app) else { continue }
-                    let records = try await rows.records(of: ids)
-                    for ledger in records.ledgers {
-                        appFacts.add(ledger, to: &counters[app, default: AnalyticsCounters()])
-                        subscriptions += 1
-                    }
+                let apps = Dictionary(batch.compactMap { id, app in facts(app).map { (id, (app, $0)) } }) { first, _ in first }
+                var transactions: [String: [String]] = [:]
+                var renewalInfos: [String: String] = [:]
+                for (kind, id, json) in try await rows.all(PostgresStatements.RecordsOfPurchases(originalTransactionIDs: Array(apps.keys))) {
+                    if kind == 0 { transactions[id, default: []].append(json) } else { renewalInfos[id] = json }
                 }
+                try sums.add(
+                    apps.map { id, app in
+                        AnalyticsRebuildSums.Subscription(
+                            id: id, app: app.0, facts: app.1, transactions: transactions[id] ?? [], renewalInfo: renewalInfos[id])
+                    })
             }
+            let counters = sums.counters
+            let subscriptions = sums.subscriptions
             try await rows.run(PostgresAnalyticsStatements.DeleteAll())
             var written = 0
             for (app, appCounters) in counters {

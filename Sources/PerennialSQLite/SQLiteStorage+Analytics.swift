@@ -36,10 +36,13 @@ extension SQLiteStorage {
     /// Reads the subscriptions in batches of their original transaction ids (each with the app of
     /// the evidence that last touched it, kept by the reconciliation schedule), sums their facts in
     /// memory, and replaces the table in one transaction.
+    ///
+    /// Decoding each record's JSON is nearly all of the cost, so each batch's rows are read on the
+    /// connection and then decoded and summed on every core (``PerennialStorage/AnalyticsRebuildSums``), bypassing the
+    /// process's ``PerennialStorage/DecodedRecordCache``, which a one-pass read would only churn.
     public func rebuildAnalytics(facts: @escaping @Sendable (String) -> SubscriptionFacts?) async throws(StorageError) -> AnalyticsRebuild {
         try await write("rebuild analytics") { db in
-            var counters: [String: AnalyticsCounters] = [:]
-            var subscriptions = 0
+            let sums = AnalyticsRebuildSums()
             var after = ""
             while true {
                 let batch = try Row.fetchAll(
@@ -50,24 +53,29 @@ extension SQLiteStorage {
                             """), arguments: [after])
                 guard let last = batch.last else { break }
                 after = last[0]
+                var stored: [AnalyticsRebuildSums.Subscription] = []
                 for row in batch {
-                    let id: String = row[0]
                     let app: String = row[1]
                     guard let appFacts = facts(app) else { continue }
-                    let records = try SQLiteRows.records(of: [id], db)
-                    guard let ledger = records.ledger(originalTransactionID: id) else { continue }
-                    appFacts.add(ledger, to: &counters[app, default: AnalyticsCounters()])
-                    subscriptions += 1
+                    let id: String = row[0]
+                    stored.append(
+                        AnalyticsRebuildSums.Subscription(
+                            id: id, app: app, facts: appFacts,
+                            transactions: try String.fetchAll(
+                                db.cachedStatement(sql: "SELECT record FROM transactions WHERE original_transaction_id = ?"), arguments: [id]),
+                            renewalInfo: try String.fetchOne(
+                                db.cachedStatement(sql: "SELECT record FROM renewal_infos WHERE original_transaction_id = ?"), arguments: [id])))
                 }
+                try sums.add(stored)
             }
             try db.execute(sql: "DELETE FROM analytics_counters")
             var rows = 0
-            for (app, appCounters) in counters {
+            for (app, appCounters) in sums.counters {
                 let stored = appCounters.storedRows
                 try SQLiteRows.addAnalytics(stored, app: app, db)
                 rows += stored.count
             }
-            return AnalyticsRebuild(subscriptions: subscriptions, rows: rows)
+            return AnalyticsRebuild(subscriptions: sums.subscriptions, rows: rows)
         }
     }
 }

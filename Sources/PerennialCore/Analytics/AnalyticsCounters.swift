@@ -41,6 +41,11 @@ public struct AnalyticsCounters: Hashable, Sendable {
         values[key] = sum == 0 ? nil : sum
     }
 
+    /// Adds every counter of `other`: what a sum over several subscriptions, computed in parts, is.
+    public mutating func add(_ other: AnalyticsCounters) {
+        for (key, amount) in other.values { add(amount, to: key) }
+    }
+
     /// The day (days since 1970-01-01 UTC) an instant falls on.
     public static func day(of date: Date) -> Int {
         Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
