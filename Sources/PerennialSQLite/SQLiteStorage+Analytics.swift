@@ -52,21 +52,30 @@ extension SQLiteStorage {
                             WHERE original_transaction_id > ? ORDER BY original_transaction_id LIMIT 1000
                             """), arguments: [after])
                 guard let last = batch.last else { break }
+                let first = after
                 after = last[0]
-                var stored: [AnalyticsRebuildSums.Subscription] = []
-                for row in batch {
-                    let app: String = row[1]
-                    guard let appFacts = facts(app) else { continue }
-                    let id: String = row[0]
-                    stored.append(
-                        AnalyticsRebuildSums.Subscription(
-                            id: id, app: app, facts: appFacts,
-                            transactions: try String.fetchAll(
-                                db.cachedStatement(sql: "SELECT record FROM transactions WHERE original_transaction_id = ?"), arguments: [id]),
-                            renewalInfo: try String.fetchOne(
-                                db.cachedStatement(sql: "SELECT record FROM renewal_infos WHERE original_transaction_id = ?"), arguments: [id])))
-                }
-                try sums.add(stored)
+                // The batch's rows in two range scans of the original-transaction index, not two
+                // queries per subscription: reading is the part that does not spread over the cores.
+                var transactions: [String: [String]] = [:]
+                let transactionRows = try Row.fetchCursor(
+                    db.cachedStatement(
+                        sql: "SELECT original_transaction_id, record FROM transactions WHERE original_transaction_id > ? AND original_transaction_id <= ?"),
+                    arguments: [first, after])
+                while let row = try transactionRows.next() { transactions[row[0], default: []].append(row[1]) }
+                var renewalInfos: [String: String] = [:]
+                let renewalRows = try Row.fetchCursor(
+                    db.cachedStatement(
+                        sql: "SELECT original_transaction_id, record FROM renewal_infos WHERE original_transaction_id > ? AND original_transaction_id <= ?"),
+                    arguments: [first, after])
+                while let row = try renewalRows.next() { renewalInfos[row[0]] = row[1] }
+                try sums.add(
+                    batch.compactMap { row in
+                        let (id, app): (String, String) = (row[0], row[1])
+                        return facts(app).map {
+                            AnalyticsRebuildSums.Subscription(
+                                id: id, app: app, facts: $0, transactions: transactions[id] ?? [], renewalInfo: renewalInfos[id])
+                        }
+                    })
             }
             try db.execute(sql: "DELETE FROM analytics_counters")
             var rows = 0
