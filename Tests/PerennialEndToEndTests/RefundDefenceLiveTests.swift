@@ -41,6 +41,10 @@ struct RefundDefenceLiveTests {
             _ = try await http.action(["decideRefundRequest": ["of": id]])
             let decided = try await Self.request(http, system) { $0["outcome"] as? String == "declined" }
             #expect(decided["id"] as? String == answered["id"] as? String)
+            // Apple sent the request in V1 and V2 alike: one request, answered once.
+            let listed = try await http.server(.GET, "admin/v1/apps/\(system.appID)/consumption-requests", bearer: system.adminKey)
+            #expect((listed.json["requests"] as? [[String: Any]])?.count == 1, "\(listed.text)")
+            #expect(await system.simulator.notificationHistory().contains { $0.notification.v1?.notification_type?.rawValue == "CONSUMPTION_REQUEST" })
             #expect(try await http.subscriber("alice").isActive("standard"))
 
             let timeline = try await http.server(.GET, "admin/v1/subscribers/alice/timeline", bearer: system.adminKey)

@@ -99,13 +99,12 @@ public struct ConsumptionService: Service {
         let answer = policy.answer(to: request, report: report)
         request.attempts += 1
         do throws(AppStoreServerAPIError) {
-            let body = ConsumptionRequest(
-                customerConsented: answer.customerConsented, consumptionPercentage: answer.consumptionPercentage,
-                deliveryStatus: DeliveryStatus(rawValue: answer.deliveryStatus), refundPreference: answer.refundPreference.map(RefundPreference.init(rawValue:)),
-                sampleContentProvided: answer.sampleContentProvided)
-            let encoded: Data
-            do { encoded = try JSONEncoder().encode(body) } catch { throw .invalidRequest("\(error)") }
-            try await client.sendWithoutBody(.consumption(transactionID: request.transactionID, body: ServerAPIRequestBody(json: encoded)))
+            let body = try ServerAPIRequestBody.encoding(
+                ConsumptionRequest(
+                    customerConsented: answer.customerConsented, consumptionPercentage: answer.consumptionPercentage,
+                    deliveryStatus: DeliveryStatus(rawValue: answer.deliveryStatus),
+                    refundPreference: answer.refundPreference.map(RefundPreference.init(rawValue:)), sampleContentProvided: answer.sampleContentProvided))
+            try await client.sendWithoutBody(.consumption(transactionID: request.transactionID, body: body))
             request.state = .answered
             request.answer = answer
             request.answeredAt = now
@@ -149,13 +148,14 @@ public struct ConsumptionService: Service {
         }
     }
 
-    /// Whether a later try may succeed: Apple's temporary answers, the network, and a token an
-    /// operator can fix; not an error body refusing the request itself.
+    /// Whether a later try may succeed. The client has already retried what Apple calls temporary
+    /// and gives up on it as `retriesExhausted`. Over a 12-hour window more is worth another try: a
+    /// 5xx even with a code Apple calls final (its server may recover), and a rejected token or key,
+    /// which an operator can fix. A 4xx is Apple refusing the request itself.
     static func isTemporary(_ error: AppStoreServerAPIError) -> Bool {
         switch error {
-        case .rateLimited, .transport, .retriesExhausted, .unauthorized, .signing: true
-        case .api(let status, let code, _): status >= 500 || code.isRetryable
-        case .unexpectedResponse(let status, _): status >= 500 || status == 429
+        case .retriesExhausted, .rateLimited, .transport, .unauthorized, .signing: true
+        case .api(let status, _, _), .unexpectedResponse(let status, _): status >= 500
         case .decoding, .invalidRequest: false
         }
     }

@@ -9,12 +9,16 @@ extension EvidencePipeline {
     /// is kept for the consumption job (``ConsumptionService``) — or, without a policy, recorded
     /// unanswered — and a later `REFUND` or `REFUND_DECLINED` of the same transaction is written on
     /// the requests about it, each change with its timeline entry.
+    ///
+    /// Only the V2 request is kept: it alone carries Apple's id, signing date and reason, and the V1
+    /// copy of the same request must not be answered a second time. Either version settles it.
     func followRefundRequests(_ verified: AppEvidenceVerifier.Verified, now: Date) async throws(IngestError) {
         guard let type = verified.notificationType, let transaction = verified.records.transactions.first else { return }
         do throws(StorageError) {
             switch type {
             case NotificationTypeV2.consumptionRequest.rawValue:
-                try await record(verified, about: transaction, now: now)
+                guard let notificationUUID = verified.appleID, verified.form == "v2" else { return }
+                try await record(verified, id: notificationUUID, about: transaction, now: now)
             case NotificationTypeV2.refund.rawValue:
                 try await settle(transaction.transactionID, as: .refunded, now: now)
             case NotificationTypeV2.refundDeclined.rawValue:
@@ -27,10 +31,10 @@ extension EvidencePipeline {
         }
     }
 
-    private func record(_ verified: AppEvidenceVerifier.Verified, about transaction: Transaction, now: Date) async throws(StorageError) {
+    private func record(_ verified: AppEvidenceVerifier.Verified, id: String, about transaction: Transaction, now: Date) async throws(StorageError) {
         let owner = try await storage.purchase(ofTransaction: transaction.transactionID).flatMap { $0.appBundleID == app.bundleID ? $0.owner : nil }
         let request = RefundRequestRecord(
-            id: verified.appleID ?? EvidenceDigest.key("consumption", verified.raw), appBundleID: app.bundleID,
+            id: id, appBundleID: app.bundleID,
             environment: verified.environment, transactionID: transaction.transactionID, originalTransactionID: transaction.originalTransactionID,
             productID: transaction.productID, purchaseDate: transaction.purchaseDate, expiresDate: transaction.expiresDate, appUserID: owner,
             reason: verified.consumptionRequestReason, requestedAt: verified.signedDate ?? now, state: app.consumption == nil ? .notConfigured : .pending)

@@ -81,6 +81,7 @@ public enum LegacyPayloadEncoder {
         // V1 reports a refunded subscription as CANCEL and other refunded purchases as REFUND.
         case (.refund, _): productType == .autoRenewable ? .cancel : .refund
         case (.revoke, _): .revoke
+        case (.consumptionRequest, _): .consumptionRequest
         default: nil
         }
     }
