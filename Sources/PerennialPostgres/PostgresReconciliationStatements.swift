@@ -44,15 +44,17 @@ enum PostgresReconciliationStatements {
     struct Complete: PostgresPreparedStatement {
         static let sql = """
             UPDATE reconciliation_checks SET lease_owner = NULL, lease_expires_at = NULL, attempts = 0, last_error = NULL,
-                due_at = CASE WHEN due_at IS NULL THEN NULL ELSE GREATEST(due_at, $1) END
-            WHERE original_transaction_id = $2 AND lease_owner = $3 RETURNING attempts
+                due_at = CASE WHEN due_at IS NULL OR due_at > $1 THEN due_at ELSE $2 END
+            WHERE original_transaction_id = $3 AND lease_owner = $4 RETURNING attempts
             """
+        let now: Date
         let notBefore: Date
         let originalTransactionID: String
         let owner: String
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(now.timeIntervalSince1970)
             bindings.append(notBefore.timeIntervalSince1970)
             bindings.append(originalTransactionID)
             bindings.append(owner)

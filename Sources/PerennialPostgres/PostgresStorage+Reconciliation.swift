@@ -12,8 +12,9 @@ extension PostgresStorage {
         }
     }
 
-    public func completeCheck(originalTransactionID: String, owner: String, notBefore: Date) async throws(StorageError) -> Bool {
-        let complete = PostgresReconciliationStatements.Complete(notBefore: notBefore, originalTransactionID: originalTransactionID, owner: owner)
+    public func completeCheck(originalTransactionID: String, owner: String, now: Date, notBefore: Date) async throws(StorageError) -> Bool {
+        let complete = PostgresReconciliationStatements.Complete(
+            now: now, notBefore: notBefore, originalTransactionID: originalTransactionID, owner: owner)
         return try await withRows("complete reconciliation check \(originalTransactionID)") { rows in
             try await !rows.all(complete).isEmpty
         }

@@ -29,15 +29,15 @@ extension SQLiteStorage {
         }
     }
 
-    public func completeCheck(originalTransactionID: String, owner: String, notBefore: Date) async throws(StorageError) -> Bool {
+    public func completeCheck(originalTransactionID: String, owner: String, now: Date, notBefore: Date) async throws(StorageError) -> Bool {
         try await write("complete reconciliation check \(originalTransactionID)") { db in
             try db.cachedStatement(
                 sql: """
                     UPDATE reconciliation_checks SET lease_owner = NULL, lease_expires_at = NULL, attempts = 0, last_error = NULL,
-                        due_at = CASE WHEN due_at IS NULL THEN NULL ELSE MAX(due_at, ?) END
+                        due_at = CASE WHEN due_at IS NULL OR due_at > ? THEN due_at ELSE ? END
                     WHERE original_transaction_id = ? AND lease_owner = ?
                     """
-            ).execute(arguments: [notBefore.timeIntervalSince1970, originalTransactionID, owner])
+            ).execute(arguments: [now.timeIntervalSince1970, notBefore.timeIntervalSince1970, originalTransactionID, owner])
             return db.changesCount == 1
         }
     }

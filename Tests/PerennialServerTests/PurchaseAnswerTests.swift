@@ -101,8 +101,8 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] {
         try await base.claimDueChecks(owner: owner, limit: limit, leaseFor: leaseFor, now: now)
     }
-    func completeCheck(originalTransactionID: String, owner: String, notBefore: Date) async throws(StorageError) -> Bool {
-        try await base.completeCheck(originalTransactionID: originalTransactionID, owner: owner, notBefore: notBefore)
+    func completeCheck(originalTransactionID: String, owner: String, now: Date, notBefore: Date) async throws(StorageError) -> Bool {
+        try await base.completeCheck(originalTransactionID: originalTransactionID, owner: owner, now: now, notBefore: notBefore)
     }
     func failCheck(
         originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String, now: Date

@@ -36,7 +36,7 @@ struct UnreachableStorage: SubscriberStorage {
     func requeueDelivered(appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int { throw failure }
 
     func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] { throw failure }
-    func completeCheck(originalTransactionID: String, owner: String, notBefore: Date) async throws(StorageError) -> Bool { throw failure }
+    func completeCheck(originalTransactionID: String, owner: String, now: Date, notBefore: Date) async throws(StorageError) -> Bool { throw failure }
     func failCheck(
         originalTransactionID: String, owner: String, attempts: Int, nextAttemptAt: Date, error: String, now: Date
     ) async throws(StorageError) -> Bool { throw failure }

@@ -12,6 +12,7 @@ public struct ReconciliationContract: Sendable {
         case applySchedulesACheckAfterThePeriodEnds
         case completionsCheckTheLeaseOwnerAndPostponeTheNextCheck
         case failedCheckComesBackAtItsNextAttempt
+        case completionKeepsANextCheckStillAhead
         case sweepRunsOncePerInterval
         case latestReceiptAndNotificationAreFound
     }
@@ -32,6 +33,7 @@ public struct ReconciliationContract: Sendable {
         case .applySchedulesACheckAfterThePeriodEnds: try await applySchedulesACheckAfterThePeriodEnds(storage)
         case .completionsCheckTheLeaseOwnerAndPostponeTheNextCheck: try await completionsCheckTheLeaseOwnerAndPostponeTheNextCheck(storage)
         case .failedCheckComesBackAtItsNextAttempt: try await failedCheckComesBackAtItsNextAttempt(storage)
+        case .completionKeepsANextCheckStillAhead: try await completionKeepsANextCheckStillAhead(storage)
         case .sweepRunsOncePerInterval: try await sweepRunsOncePerInterval(storage)
         case .latestReceiptAndNotificationAreFound: try await latestReceiptAndNotificationAreFound(storage)
         }
@@ -66,9 +68,9 @@ public struct ReconciliationContract: Sendable {
         try await purchase(storage)
         _ = try await storage.claimDueChecks(owner: "a", limit: 10, leaseFor: 60, now: renewalDue)
         let later = renewalDue.addingTimeInterval(3600)
-        #expect(try await !storage.completeCheck(originalTransactionID: "1000", owner: "b", notBefore: later))
-        #expect(try await storage.completeCheck(originalTransactionID: "1000", owner: "a", notBefore: later))
-        #expect(try await !storage.completeCheck(originalTransactionID: "1000", owner: "a", notBefore: later))
+        #expect(try await !storage.completeCheck(originalTransactionID: "1000", owner: "b", now: renewalDue, notBefore: later))
+        #expect(try await storage.completeCheck(originalTransactionID: "1000", owner: "a", now: renewalDue, notBefore: later))
+        #expect(try await !storage.completeCheck(originalTransactionID: "1000", owner: "a", now: renewalDue, notBefore: later))
         // Apple's answer changed nothing: the check is due again no earlier than `notBefore`.
         #expect(try await storage.claimDueChecks(owner: "a", limit: 10, leaseFor: 60, now: later.addingTimeInterval(-1)).isEmpty)
         #expect(try await storage.claimDueChecks(owner: "a", limit: 10, leaseFor: 60, now: later).map(\.dueAt) == [later])
@@ -90,9 +92,21 @@ public struct ReconciliationContract: Sendable {
         let retried = try #require(try await storage.claimDueChecks(owner: "b", limit: 10, leaseFor: 60, now: retryAt).first)
         #expect(retried.attempts == 1 && retried.dueAt == retryAt)
         // New evidence reschedules the check and resets its failures.
-        _ = try await storage.completeCheck(originalTransactionID: "1000", owner: "b", notBefore: retryAt)
+        _ = try await storage.completeCheck(originalTransactionID: "1000", owner: "b", now: retryAt, notBefore: retryAt)
         try await purchase(storage, key: "k2", kind: .notificationV2)
         #expect(try await storage.claimDueChecks(owner: "a", limit: 10, leaseFor: 60, now: renewalDue).first?.attempts == 0)
+    }
+
+    /// A sweep half an hour before the renewal: the check's answer, applied, schedules the renewal's
+    /// check again, and completing the sweep's check must not put that off by the recheck interval.
+    func completionKeepsANextCheckStillAhead(_ storage: any SubscriberStorage & ReconciliationSchedule) async throws {
+        try await purchase(storage)
+        let sweptAt = renewalDue.addingTimeInterval(-1800)
+        #expect(try await storage.scheduleSweep(now: sweptAt, interval: 86_400) == 1)
+        #expect(try await storage.claimDueChecks(owner: "a", limit: 10, leaseFor: 60, now: sweptAt).map(\.dueAt) == [sweptAt])
+        try await purchase(storage, key: "k2", kind: .reconciliation)
+        #expect(try await storage.completeCheck(originalTransactionID: "1000", owner: "a", now: sweptAt, notBefore: sweptAt.addingTimeInterval(3600)))
+        #expect(try await storage.claimDueChecks(owner: "a", limit: 10, leaseFor: 60, now: renewalDue).map(\.dueAt) == [renewalDue])
     }
 
     func sweepRunsOncePerInterval(_ storage: any SubscriberStorage & ReconciliationSchedule) async throws {
@@ -101,7 +115,7 @@ public struct ReconciliationContract: Sendable {
         #expect(try await storage.scheduleSweep(now: now.addingTimeInterval(3600), interval: 86_400) == nil)
         let swept = try await storage.claimDueChecks(owner: "a", limit: 10, leaseFor: 60, now: now)
         #expect(swept.map(\.originalTransactionID) == ["1000"] && swept.first?.dueAt == now)
-        _ = try await storage.completeCheck(originalTransactionID: "1000", owner: "a", notBefore: now.addingTimeInterval(3600))
+        _ = try await storage.completeCheck(originalTransactionID: "1000", owner: "a", now: now, notBefore: now.addingTimeInterval(3600))
         // Apple's answer, applied by the check, scheduled the next check at the period's end again.
         try await purchase(storage, key: "k2", kind: .reconciliation)
         #expect(try await storage.claimDueChecks(owner: "a", limit: 10, leaseFor: 60, now: now.addingTimeInterval(7200)).isEmpty)

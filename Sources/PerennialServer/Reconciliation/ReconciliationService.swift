@@ -133,7 +133,7 @@ public struct ReconciliationService: Service {
     private func complete(_ check: ReconciliationCheck, now: Date) async throws(ReconciliationError) -> Bool {
         do {
             return try await storage.completeCheck(
-                originalTransactionID: check.originalTransactionID, owner: options.owner,
+                originalTransactionID: check.originalTransactionID, owner: options.owner, now: now,
                 notBefore: now.addingTimeInterval(options.recheckInterval))
         } catch {
             throw .apple("cannot complete the check: \(error)")

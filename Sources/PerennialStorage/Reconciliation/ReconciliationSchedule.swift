@@ -13,11 +13,13 @@ public protocol ReconciliationSchedule: Sendable {
     /// Leases up to `limit` checks due at `now` (earliest first) to `owner` until `now + leaseFor`.
     func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck]
 
-    /// Ends a successful check: releases the lease, resets the failures and keeps the next check
-    /// (set by the apply of Apple's answer) no earlier than `notBefore`, so an answer that changed
-    /// nothing does not make the check due again at once.
+    /// Ends a successful check: releases the lease and resets the failures. A next check still
+    /// ahead of `now` is kept (the apply of Apple's answer set it from the subscription's state);
+    /// one already due — the answer changed nothing, or a sweep made it due — is put off to
+    /// `notBefore`, so the check is not due again at once. (Putting off an ahead one too would let
+    /// a sweep an hour before a renewal delay that renewal's check by the difference.)
     /// - Returns: false when `owner` no longer holds the lease (nothing changed).
-    func completeCheck(originalTransactionID: String, owner: String, notBefore: Date) async throws(StorageError) -> Bool
+    func completeCheck(originalTransactionID: String, owner: String, now: Date, notBefore: Date) async throws(StorageError) -> Bool
 
     /// Ends a failed check (Apple kept failing, or cannot be asked): releases the lease, makes it
     /// due again at `nextAttemptAt` and, in the same transaction, adds a `reconciliationFailed`
