@@ -1,0 +1,520 @@
+import Foundation
+
+/// Decodes stored rows' JSON (what ``StorageJSON/encode(_:what:)`` wrote) the way Foundation's
+/// `JSONDecoder` with its default strategies does, about four times faster.
+///
+/// Reading records is the cost of a rebuild (every stored transaction, millions of them) and a
+/// share of every apply and read; Foundation's decoder spends most of its time on machinery this
+/// one does without: the document is scanned once into a flat tape of nodes (no dictionary per
+/// object, no boxed values), keys are matched against the bytes in place, and no coding path is
+/// kept (an error names the key and the byte offset instead).
+///
+/// The special cases are `JSONDecoder`'s defaults: `Date` as seconds since 2001 (`deferredToDate`),
+/// `Data` as base64, `URL` as a string, `Decimal` as a number. Anything else decodes through its own
+/// `init(from:)`.
+enum StorageJSONDecoder {
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let tape = try Tape(Array(data))
+        return try tape.decode(type, at: 0, key: nil)
+    }
+
+    /// The document, parsed into nodes in document order: a container's children follow it, and
+    /// each node knows where its subtree ends (`next`), so a lookup skips a whole value at once.
+    final class Tape {
+        enum Kind: UInt8 { case object, array, string, escapedString, number, `true`, `false`, null }
+
+        struct Node {
+            var kind: Kind
+            /// Byte range: a string's contents without quotes, a number's literal, a container's brackets.
+            var start: Int
+            var end: Int
+            /// The index of the node after this one's subtree.
+            var next: Int
+            /// Members (objects) or elements (arrays).
+            var count: Int
+        }
+
+        let bytes: [UInt8]
+        let nodes: [Node]
+
+        init(_ bytes: [UInt8]) throws {
+            var parser = Parser(bytes: bytes)
+            var position = 0
+            try parser.parseValue(&position, depth: 0)
+            parser.skipWhitespace(&position)
+            guard position == bytes.count else { throw Tape.corrupt("unexpected bytes after the value", at: position) }
+            self.bytes = bytes
+            self.nodes = parser.nodes
+        }
+
+        // MARK: Reading values
+
+        /// Decodes the value at `node`; `key` names it in errors.
+        func decode<T: Decodable>(_ type: T.Type, at node: Int, key: (any CodingKey)?) throws -> T {
+            if T.self == String.self { return try string(at: node, key: key) as! T }
+            if T.self == Date.self { return Date(timeIntervalSinceReferenceDate: try double(at: node, key: key)) as! T }
+            if T.self == Double.self { return try double(at: node, key: key) as! T }
+            if T.self == Int.self { return try integer(Int.self, at: node, key: key) as! T }
+            if T.self == Int64.self { return try integer(Int64.self, at: node, key: key) as! T }
+            if T.self == Bool.self { return try bool(at: node, key: key) as! T }
+            if T.self == Data.self {
+                guard let data = Data(base64Encoded: try string(at: node, key: key)) else { throw mismatch(T.self, at: node, key: key) }
+                return data as! T
+            }
+            if T.self == URL.self {
+                guard let url = URL(string: try string(at: node, key: key)) else { throw mismatch(T.self, at: node, key: key) }
+                return url as! T
+            }
+            if T.self == Decimal.self {
+                guard nodes[node].kind == .number, let decimal = Decimal(string: text(at: node), locale: Locale(identifier: "en_US_POSIX"))
+                else { throw mismatch(T.self, at: node, key: key) }
+                return decimal as! T
+            }
+            return try T(from: NodeDecoder(tape: self, node: node, key: key))
+        }
+
+        func isNull(_ node: Int) -> Bool { nodes[node].kind == .null }
+
+        func string(at node: Int, key: (any CodingKey)?) throws -> String {
+            let value = nodes[node]
+            switch value.kind {
+            case .string:
+                return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[value.start..<value.end]), as: UTF8.self) }
+            case .escapedString:
+                return try unescape(value.start, value.end)
+            default:
+                throw mismatch(String.self, at: node, key: key)
+            }
+        }
+
+        func bool(at node: Int, key: (any CodingKey)?) throws -> Bool {
+            switch nodes[node].kind {
+            case .true: return true
+            case .false: return false
+            default: throw mismatch(Bool.self, at: node, key: key)
+            }
+        }
+
+        func double(at node: Int, key: (any CodingKey)?) throws -> Double {
+            guard nodes[node].kind == .number, let value = Double(text(at: node)), value.isFinite else { throw mismatch(Double.self, at: node, key: key) }
+            return value
+        }
+
+        func integer<I: FixedWidthInteger>(_ type: I.Type, at node: Int, key: (any CodingKey)?) throws -> I {
+            let value = nodes[node]
+            guard value.kind == .number else { throw mismatch(I.self, at: node, key: key) }
+            var index = value.start
+            let negative = bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            var result: I = 0
+            var digits = 0
+            while index < value.end, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                let digit = I(bytes[index] - UInt8(ascii: "0"))
+                let (shifted, overflow) = result.multipliedReportingOverflow(by: 10)
+                let (next, overflow2) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+                guard !overflow, !overflow2 else { throw mismatch(I.self, at: node, key: key) }
+                result = next
+                index += 1
+                digits += 1
+            }
+            if index == value.end, digits > 0 { return result }
+            // "1e3" or "2.0": JSONDecoder takes a number that is an exact integer.
+            guard let double = Double(text(at: node)), let exact = I(exactly: double) else { throw mismatch(I.self, at: node, key: key) }
+            return exact
+        }
+
+        func text(at node: Int) -> String {
+            let value = nodes[node]
+            return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[value.start..<value.end]), as: UTF8.self) }
+        }
+
+        private func unescape(_ start: Int, _ end: Int) throws -> String {
+            var output: [UInt8] = []
+            output.reserveCapacity(end - start)
+            var index = start
+            while index < end {
+                let byte = bytes[index]
+                guard byte == UInt8(ascii: "\\") else {
+                    output.append(byte)
+                    index += 1
+                    continue
+                }
+                guard index + 1 < end else { throw Self.corrupt("a string ends in an escape", at: index) }
+                index += 2
+                switch bytes[index - 1] {
+                case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): output.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "b"): output.append(0x08)
+                case UInt8(ascii: "f"): output.append(0x0C)
+                case UInt8(ascii: "n"): output.append(0x0A)
+                case UInt8(ascii: "r"): output.append(0x0D)
+                case UInt8(ascii: "t"): output.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4(&index, end)
+                    if (0xD800..<0xDC00).contains(scalar) {
+                        // A high surrogate must be followed by an escaped low one.
+                        guard index + 1 < end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            throw Self.corrupt("a lone surrogate", at: index)
+                        }
+                        index += 2
+                        let low = try hex4(&index, end)
+                        guard (0xDC00..<0xE000).contains(low) else { throw Self.corrupt("a lone surrogate", at: index) }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { throw Self.corrupt("a lone surrogate", at: index) }
+                    output.append(contentsOf: UTF8.encode(unicode)!)
+                default:
+                    throw Self.corrupt("an unknown escape", at: index - 1)
+                }
+            }
+            return String(decoding: output, as: UTF8.self)
+        }
+
+        private func hex4(_ index: inout Int, _ end: Int) throws -> UInt32 {
+            guard index + 4 <= end else { throw Self.corrupt("a short \\u escape", at: index) }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = bytes[index]
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: throw Self.corrupt("a bad \\u escape", at: index)
+                }
+                value = value << 4 | UInt32(digit)
+                index += 1
+            }
+            return value
+        }
+
+        // MARK: Objects
+
+        /// The value node of `key` in the object at `node`, nil when the key is absent.
+        func member(_ key: some CodingKey, of node: Int) -> Int? {
+            var name = key.stringValue
+            return name.withUTF8 { name in
+                var child = node + 1
+                let end = nodes[node].next
+                while child < end {
+                    let keyNode = nodes[child]
+                    if keyNode.kind == .string {
+                        if keyNode.end - keyNode.start == name.count, bytes.withUnsafeBufferPointer({ bytes in
+                            memcmp(bytes.baseAddress! + keyNode.start, name.baseAddress!, name.count) == 0
+                        }) {
+                            return child + 1
+                        }
+                    } else if (try? unescape(keyNode.start, keyNode.end))?.utf8.elementsEqual(name) == true {
+                        return child + 1
+                    }
+                    child = nodes[child + 1].next
+                }
+                return nil
+            }
+        }
+
+        /// The keys and value nodes of the object at `node`, in document order.
+        func members(of node: Int) -> [(key: String, value: Int)] {
+            var members: [(key: String, value: Int)] = []
+            members.reserveCapacity(nodes[node].count)
+            var child = node + 1
+            while child < nodes[node].next {
+                members.append(((try? string(at: child, key: nil)) ?? "", child + 1))
+                child = nodes[child + 1].next
+            }
+            return members
+        }
+
+        // MARK: Errors
+
+        static func corrupt(_ what: String, at offset: Int) -> DecodingError {
+            DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(what) at byte \(offset)"))
+        }
+
+        func mismatch(_ type: Any.Type, at node: Int, key: (any CodingKey)?) -> DecodingError {
+            let found =
+                switch nodes[node].kind {
+                case .object: "an object"
+                case .array: "an array"
+                case .string, .escapedString: "a string"
+                case .number: "the number \(text(at: node))"
+                case .true, .false: "a boolean"
+                case .null: "null"
+                }
+            return DecodingError.typeMismatch(
+                type, .init(codingPath: key.map { [$0] } ?? [], debugDescription: "expected \(type) at byte \(nodes[node].start), found \(found)"))
+        }
+
+        func missing(_ key: some CodingKey) -> DecodingError {
+            DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: "no value for key \"\(key.stringValue)\""))
+        }
+    }
+
+    /// Scans the document into the tape's nodes (a value type, so building it costs no
+    /// exclusivity checks).
+    private struct Parser {
+        let bytes: [UInt8]
+        var nodes: [Tape.Node] = []
+        private static let maximumDepth = 512
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            nodes.reserveCapacity(bytes.count / 12 + 4)
+        }
+
+        func skipWhitespace(_ position: inout Int) {
+            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
+                position += 1
+            }
+        }
+
+        mutating func parseValue(_ position: inout Int, depth: Int) throws {
+            skipWhitespace(&position)
+            guard position < bytes.count else { throw Tape.corrupt("the JSON ends early", at: position) }
+            switch bytes[position] {
+            case UInt8(ascii: "{"): try parseContainer(&position, kind: .object, closing: UInt8(ascii: "}"), depth: depth)
+            case UInt8(ascii: "["): try parseContainer(&position, kind: .array, closing: UInt8(ascii: "]"), depth: depth)
+            case UInt8(ascii: "\""): try parseString(&position)
+            case UInt8(ascii: "t"): try parseLiteral(&position, "true", .true)
+            case UInt8(ascii: "f"): try parseLiteral(&position, "false", .false)
+            case UInt8(ascii: "n"): try parseLiteral(&position, "null", .null)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): parseNumber(&position)
+            default: throw Tape.corrupt("unexpected character", at: position)
+            }
+        }
+
+        private mutating func parseContainer(_ position: inout Int, kind: Tape.Kind, closing: UInt8, depth: Int) throws {
+            guard depth < Self.maximumDepth else { throw Tape.corrupt("nested too deeply", at: position) }
+            let index = nodes.count
+            nodes.append(Tape.Node(kind: kind, start: position, end: position, next: 0, count: 0))
+            position += 1
+            var count = 0
+            skipWhitespace(&position)
+            if position < bytes.count, bytes[position] == closing {
+                position += 1
+            } else {
+                while true {
+                    if kind == .object {
+                        skipWhitespace(&position)
+                        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw Tape.corrupt("expected a key", at: position) }
+                        try parseString(&position)
+                        skipWhitespace(&position)
+                        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw Tape.corrupt("expected ':'", at: position) }
+                        position += 1
+                    }
+                    try parseValue(&position, depth: depth + 1)
+                    count += 1
+                    skipWhitespace(&position)
+                    guard position < bytes.count else { throw Tape.corrupt("the JSON ends early", at: position) }
+                    if bytes[position] == UInt8(ascii: ",") {
+                        position += 1
+                    } else if bytes[position] == closing {
+                        position += 1
+                        break
+                    } else {
+                        throw Tape.corrupt("expected ',' or the container's end", at: position)
+                    }
+                }
+            }
+            nodes[index].end = position
+            nodes[index].next = nodes.count
+            nodes[index].count = count
+        }
+
+        private mutating func parseString(_ position: inout Int) throws {
+            let start = position + 1
+            var cursor = start
+            var escaped = false
+            while cursor < bytes.count {
+                let byte = bytes[cursor]
+                if byte == UInt8(ascii: "\"") {
+                    nodes.append(Tape.Node(kind: escaped ? .escapedString : .string, start: start, end: cursor, next: nodes.count + 1, count: 0))
+                    position = cursor + 1
+                    return
+                }
+                if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    cursor += 1
+                } else if byte < 0x20 {
+                    throw Tape.corrupt("a control character in a string", at: cursor)
+                }
+                cursor += 1
+            }
+            throw Tape.corrupt("a string does not end", at: position)
+        }
+
+        private mutating func parseLiteral(_ position: inout Int, _ literal: StaticString, _ kind: Tape.Kind) throws {
+            let length = literal.utf8CodeUnitCount
+            guard position + length <= bytes.count,
+                literal.withUTF8Buffer({ $0.elementsEqual(bytes[position..<position + length]) })
+            else { throw Tape.corrupt("unexpected character", at: position) }
+            nodes.append(Tape.Node(kind: kind, start: position, end: position + length, next: nodes.count + 1, count: 0))
+            position += length
+        }
+
+        /// Takes the literal's extent; its syntax is checked when it is read as a number.
+        private mutating func parseNumber(_ position: inout Int) {
+            let start = position
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    position += 1
+                default:
+                    nodes.append(Tape.Node(kind: .number, start: start, end: position, next: nodes.count + 1, count: 0))
+                    return
+                }
+            }
+            nodes.append(Tape.Node(kind: .number, start: start, end: position, next: nodes.count + 1, count: 0))
+        }
+    }
+
+    /// The decoder handed to a type's `init(from:)`: a node of the tape. Three words, so it fits an
+    /// existential's inline buffer and costs no allocation.
+    struct NodeDecoder: Decoder {
+        let tape: Tape
+        let node: Int
+        let key: (any CodingKey)?
+
+        var codingPath: [any CodingKey] { key.map { [$0] } ?? [] }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            guard tape.nodes[node].kind == .object else { throw tape.mismatch([String: Any].self, at: node, key: key) }
+            return KeyedDecodingContainer(Keyed<Key>(tape: tape, node: node))
+        }
+
+        func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            guard tape.nodes[node].kind == .array else { throw tape.mismatch([Any].self, at: node, key: key) }
+            return Unkeyed(tape: tape, node: node)
+        }
+
+        func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+    }
+
+    struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let tape: Tape
+        let node: Int
+
+        var codingPath: [any CodingKey] { [] }
+        var allKeys: [Key] { tape.members(of: node).compactMap { Key(stringValue: $0.key) } }
+
+        func contains(_ key: Key) -> Bool { tape.member(key, of: node) != nil }
+
+        private func value(_ key: Key) throws -> Int {
+            guard let value = tape.member(key, of: node) else { throw tape.missing(key) }
+            return value
+        }
+
+        func decodeNil(forKey key: Key) throws -> Bool { tape.isNull(try value(key)) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try tape.bool(at: try value(key), key: key) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try tape.string(at: try value(key), key: key) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try tape.double(at: try value(key), key: key) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try tape.double(at: try value(key), key: key)) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try tape.integer(type, at: try value(key), key: key) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try tape.integer(type, at: try value(key), key: key) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try tape.integer(type, at: try value(key), key: key) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try tape.integer(type, at: try value(key), key: key) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try tape.integer(type, at: try value(key), key: key) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try tape.integer(type, at: try value(key), key: key) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try tape.integer(type, at: try value(key), key: key) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try tape.integer(type, at: try value(key), key: key) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try tape.integer(type, at: try value(key), key: key) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try tape.integer(type, at: try value(key), key: key) }
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try tape.decode(type, at: try value(key), key: key) }
+
+        /// One lookup for "absent or null", not the three of the protocol's default.
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try present(type, key) }
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(type, key) }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(type, key) }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(type, key) }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(type, key) }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(type, key) }
+
+        private func present<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+            guard let value = tape.member(key, of: node), !tape.isNull(value) else { return nil }
+            return try tape.decode(type, at: value, key: key)
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+            try NodeDecoder(tape: tape, node: try value(key), key: key).container(keyedBy: type)
+        }
+
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            try NodeDecoder(tape: tape, node: try value(key), key: key).unkeyedContainer()
+        }
+
+        func superDecoder() throws -> any Decoder {
+            let key = Key(stringValue: "super")
+            return NodeDecoder(tape: tape, node: key.flatMap { tape.member($0, of: node) } ?? node, key: key)
+        }
+
+        func superDecoder(forKey key: Key) throws -> any Decoder { NodeDecoder(tape: tape, node: try value(key), key: key) }
+    }
+
+    struct Unkeyed: UnkeyedDecodingContainer {
+        let tape: Tape
+        let node: Int
+        /// The node of the next element.
+        private var cursor: Int
+        private(set) var currentIndex = 0
+
+        init(tape: Tape, node: Int) {
+            self.tape = tape
+            self.node = node
+            self.cursor = node + 1
+        }
+
+        var codingPath: [any CodingKey] { [] }
+        var count: Int? { tape.nodes[node].count }
+        var isAtEnd: Bool { currentIndex >= tape.nodes[node].count }
+
+        private mutating func next() throws -> Int {
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(Any.self, .init(codingPath: [], debugDescription: "the array has only \(currentIndex) elements"))
+            }
+            let element = cursor
+            cursor = tape.nodes[cursor].next
+            currentIndex += 1
+            return element
+        }
+
+        mutating func decodeNil() throws -> Bool {
+            guard !isAtEnd, tape.isNull(cursor) else { return false }
+            _ = try next()
+            return true
+        }
+
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try tape.decode(type, at: try next(), key: nil) }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+            try NodeDecoder(tape: tape, node: try next(), key: nil).container(keyedBy: type)
+        }
+
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            try NodeDecoder(tape: tape, node: try next(), key: nil).unkeyedContainer()
+        }
+
+        mutating func superDecoder() throws -> any Decoder { NodeDecoder(tape: tape, node: try next(), key: nil) }
+    }
+}
+
+/// A node read as one value (an `OpenValue`'s string, a `Date`'s number).
+extension StorageJSONDecoder.NodeDecoder: SingleValueDecodingContainer {
+    func decodeNil() -> Bool { tape.isNull(node) }
+    func decode(_ type: Bool.Type) throws -> Bool { try tape.bool(at: node, key: key) }
+    func decode(_ type: String.Type) throws -> String { try tape.string(at: node, key: key) }
+    func decode(_ type: Double.Type) throws -> Double { try tape.double(at: node, key: key) }
+    func decode(_ type: Float.Type) throws -> Float { Float(try tape.double(at: node, key: key)) }
+    func decode(_ type: Int.Type) throws -> Int { try tape.integer(type, at: node, key: key) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try tape.integer(type, at: node, key: key) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try tape.integer(type, at: node, key: key) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try tape.integer(type, at: node, key: key) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try tape.integer(type, at: node, key: key) }
+    func decode(_ type: UInt.Type) throws -> UInt { try tape.integer(type, at: node, key: key) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try tape.integer(type, at: node, key: key) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try tape.integer(type, at: node, key: key) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try tape.integer(type, at: node, key: key) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try tape.integer(type, at: node, key: key) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try tape.decode(type, at: node, key: key) }
+}

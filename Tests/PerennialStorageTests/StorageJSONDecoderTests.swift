@@ -1,0 +1,111 @@
+import Foundation
+import PerennialCore
+import PerennialStorage
+import Testing
+
+/// Stored rows are read with Perennial's own JSON decoder (`StorageJSON.decode`): it must give what
+/// Foundation's `JSONDecoder` gives for everything `StorageJSON.encode` writes, and refuse what is
+/// not JSON — a truncated or corrupt row is a typed error, never a crash or a wrong value.
+@Suite struct StorageJSONDecoderTests {
+    static func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
+        try StorageJSON.decode(type, from: Data(json.utf8), table: "test", key: "k")
+    }
+
+    /// Strings that need escaping or are not ASCII, as customers' app user ids and Apple's fields can be.
+    static let awkward = ["", "plain", "quote \" and backslash \\", "slash / and \\/", "new\nline\ttab\r", "\u{01}\u{1F}", "é ü ß", "日本語", "😀 🇫🇷", "\u{2028}"]
+
+    /// Every field set, strings drawn from `awkward`, dates with fractions and before 2001.
+    static func transaction(_ seed: Int) -> Transaction {
+        let text = awkward[seed % awkward.count]
+        return Transaction(
+            transactionID: "\(2_000_000_000_000_000 + seed)", originalTransactionID: "2000000000000000\(text)",
+            webOrderLineItemID: seed % 2 == 0 ? "\(seed)" : nil, bundleID: "com.example.\(text)", productID: text,
+            productType: seed % 3 == 0 ? .autoRenewable : ProductType(rawValue: text), subscriptionGroupID: "2000\(seed)",
+            purchaseDate: Date(timeIntervalSinceReferenceDate: Double(seed) * 12_345.678_9 - 1e6),
+            originalPurchaseDate: Date(timeIntervalSince1970: 1_700_000_000.123_456_7),
+            expiresDate: seed % 4 == 0 ? nil : Date(timeIntervalSinceReferenceDate: 788_076_668.397_000_1 + Double(seed)),
+            quantity: seed % 5 + 1, ownership: seed % 2 == 0 ? .purchased : .familyShared, reason: .renewal,
+            offer: Offer(type: .introductory, id: text, paymentMode: .freeTrial, period: "P1W"), isUpgraded: seed % 2 == 1,
+            revocation: Revocation(date: Date(timeIntervalSinceReferenceDate: -0.001), reason: .developerIssue, type: .refundProrated, percentage: 45_000),
+            price: Money(milliUnits: Int64(seed) * 999 - 5_000, currency: "EUR"), storefront: "FRA",
+            appAccountToken: UUID(), environment: seed % 2 == 0 ? .sandbox : .production,
+            provenance: Provenance(source: .notificationV2, versionDate: Date(timeIntervalSinceReferenceDate: 1e9 / 3), isSigned: true))
+    }
+
+    @Test func recordsDecodeAsFoundationDecodesThem() throws {
+        for seed in 0..<40 {
+            let transaction = Self.transaction(seed)
+            let data = try StorageJSON.encode(transaction, what: "test")
+            let decoded = try StorageJSON.decode(Transaction.self, from: data, table: "test", key: "k")
+            #expect(decoded == transaction)
+            #expect(decoded == (try JSONDecoder().decode(Transaction.self, from: data)))
+        }
+        let info = RenewalInfo(
+            originalTransactionID: "1", productID: "p", autoRenewProductID: "q\"", willAutoRenew: false, expirationReason: .billingError,
+            isInBillingRetry: true, gracePeriodExpiresDate: Date(timeIntervalSinceReferenceDate: 1.5), renewalPrice: Money(milliUnits: 4_990, currency: "USD"),
+            eligibleWinBackOfferIDs: ["a", "日本", ""], environment: .production,
+            provenance: Provenance(source: .serverAPI, versionDate: Date(timeIntervalSinceReferenceDate: 3), isSigned: true))
+        let data = try StorageJSON.encode([info, info], what: "test")
+        #expect(try StorageJSON.decode([RenewalInfo].self, from: data, table: "test", key: "k") == [info, info])
+    }
+
+    struct Everything: Codable, Equatable {
+        var data: Data
+        var url: URL
+        var decimal: Decimal
+        var counts: [String: Int]
+        var nested: [[Int?]]
+        var small: Int8
+        var unsigned: UInt64
+        var float: Float
+        var missing: String?
+    }
+
+    @Test func foundationsSpecialCasesAndContainersDecodeTheSame() throws {
+        let value = Everything(
+            data: Data([0, 1, 2, 254, 255]), url: URL(string: "https://example.com/hook?a=1&b=%20")!, decimal: Decimal(string: "12.345")!,
+            counts: ["a": 1, "é\"": -2, "": 3], nested: [[1, nil, 3], [], [nil]], small: -128, unsigned: .max, float: 1.5, missing: nil)
+        let data = try StorageJSON.encode(value, what: "test")
+        #expect(try StorageJSON.decode(Everything.self, from: data, table: "test", key: "k") == value)
+        #expect(try JSONDecoder().decode(Everything.self, from: data) == value)
+    }
+
+    @Test func escapesNumbersAndLiteralsAreRead() throws {
+        #expect(try Self.decode(String.self, #""caf\u00e9 \ud83d\ude00 \/ \" \\ \b\f\n\r\t""#) == "café 😀 / \" \\ \u{08}\u{0C}\n\r\t")
+        #expect(try Self.decode([Int64].self, "[9223372036854775807, -9223372036854775808, 0, -0, 1e3, 2.0]") == [.max, .min, 0, 0, 1000, 2])
+        #expect(try Self.decode([Double].self, " [ -0.0 , 1.5e-7, 788076668.3970001, 1E+2 ] ").map(\.bitPattern) == [-0.0, 1.5e-7, 788_076_668.397_000_1, 100].map(\.bitPattern))
+        #expect(try Self.decode([Bool?].self, "[true,false,null]") == [true, false, nil])
+        #expect(try Self.decode([String: [String]].self, #"{"a":[],"b":["x"]}"#) == ["a": [], "b": ["x"]])
+    }
+
+    @Test func whatIsNotJSONOrNotTheTypeIsATypedError() throws {
+        let valid = String(decoding: try StorageJSON.encode(Self.transaction(3), what: "test"), as: UTF8.self)
+        // Every truncation of a stored record fails, as a corrupt row naming its table and key.
+        for length in 0..<valid.utf8.count {
+            let prefix = String(decoding: Array(valid.utf8)[..<length], as: UTF8.self)
+            #expect(throws: StorageError.self) { try Self.decode(Transaction.self, prefix) }
+        }
+        #expect(throws: StorageError.self) { try Self.decode(Transaction.self, valid + "x") }
+        for bad in [#"[1,]"#, #"{"a" 1}"#, "[01x]", #""\u12""#, #""\ud800""#, #""\q""#, "\"tab\tinside\"", "tru", "[1 2]", "-", "{\"a\":1,}"] {
+            #expect(throws: StorageError.self, "\(bad)") { try Self.decode([String: Int].self, bad) }
+        }
+        #expect(throws: StorageError.self) { try Self.decode([Int8].self, "[128]") }
+        #expect(throws: StorageError.self) { try Self.decode([Int].self, "[1.5]") }
+        #expect(throws: StorageError.self) { try Self.decode([UInt].self, "[-1]") }
+        // Deep nesting is refused, not a stack overflow.
+        #expect(throws: StorageError.self) { try Self.decode([Int].self, String(repeating: "[", count: 100_000)) }
+
+        do {
+            _ = try Self.decode(Money.self, #"{"currency":"EUR","milliUnits":"12"}"#)
+            Issue.record("a string decoded as a number")
+        } catch {
+            #expect("\(error)".contains("test") && "\(error)".contains("milliUnits"), "\(error)")
+        }
+        do {
+            _ = try Self.decode(Money.self, #"{"milliUnits":12}"#)
+            Issue.record("a missing key decoded")
+        } catch {
+            #expect("\(error)".contains("currency"), "\(error)")
+        }
+    }
+}
