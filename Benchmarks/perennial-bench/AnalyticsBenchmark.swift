@@ -16,6 +16,10 @@ import PerennialStorageContract
 /// would take hours at scale): `PERENNIAL_BENCH_SUBSCRIBERS` subscribers (default 20,000), each with
 /// up to 12 months of history — monthly or yearly, some with a trial, some refunded, some churning
 /// by choice or by billing — in five storefronts.
+///
+/// `PERENNIAL_BENCH_KEEP_DATABASE=PATH` keeps that database (records, renewal infos, schedule and
+/// rebuilt counters; WAL checkpointed into the one file) at `PATH` once the run is over, for
+/// measuring a real server on it (`Benchmarks/server-memory.sh`).
 enum AnalyticsBenchmark {
     static let bundleID = AnalyticsPopulation.bundleID
 
@@ -100,6 +104,9 @@ enum AnalyticsBenchmark {
             postgres = try await AnalyticsPostgresBenchmark.run(url: url, from: path, subscribers: subscribers, apps: apps, clock: clock, query: query)
         }
         let memory = BenchmarkRow(name: "peak memory of the process (VmHWM)", iterations: 1, secondsTotal: 1, note: "\(peakMegabytes()) MB (target < 300 MB)")
+        if let kept = ProcessInfo.processInfo.environment["PERENNIAL_BENCH_KEEP_DATABASE"], !kept.isEmpty {
+            try await keepDatabase(queue, at: path, as: kept)
+        }
         return [generation, bareRecords, decodeRecords, rebuild, bareOverview, overview] + applies + postgres + [memory]
     }
 
@@ -232,6 +239,19 @@ enum AnalyticsBenchmark {
             }
         }
         return transactions
+    }
+
+    /// Checkpoints the WAL into the database file (TRUNCATE: every frame written back, the WAL
+    /// emptied), then copies that file to `destination`, replacing what was there.
+    private static func keepDatabase(_ queue: DatabaseQueue, at path: String, as destination: String) async throws {
+        _ = try await queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        let target = URL(fileURLWithPath: destination)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: target.path + suffix)
+        }
+        try FileManager.default.copyItem(atPath: path, toPath: target.path)
+        print("kept the database at \(target.path)")
     }
 
     private static func info(_ original: String, willRenew: Bool, reason: ExpirationReason?, signed: Date) throws -> String {

@@ -31,8 +31,7 @@ extension PostgresStorage {
                             id: id, app: app.0, facts: app.1, transactions: transactions[id] ?? [], renewalInfo: renewalInfos[id])
                     })
             }
-            let counters = sums.counters
-            let subscriptions = sums.subscriptions
+            let (counters, subscriptions) = try sums.finish()
             try await rows.run(PostgresAnalyticsStatements.DeleteAll())
             var written = 0
             for (app, appCounters) in counters {

@@ -38,7 +38,8 @@ extension SQLiteStorage {
     /// memory, and replaces the table in one transaction.
     ///
     /// Decoding each record's JSON is nearly all of the cost, so each batch's rows are read on the
-    /// connection and then decoded and summed on every core (``PerennialStorage/AnalyticsRebuildSums``), bypassing the
+    /// connection and decoded and summed on every core while the next batch is read
+    /// (``PerennialStorage/AnalyticsRebuildSums``), bypassing the
     /// process's ``PerennialStorage/DecodedRecordCache``, which a one-pass read would only churn.
     public func rebuildAnalytics(facts: @escaping @Sendable (String) -> SubscriptionFacts?) async throws(StorageError) -> AnalyticsRebuild {
         try await write("rebuild analytics") { db in
@@ -77,14 +78,15 @@ extension SQLiteStorage {
                         }
                     })
             }
+            let (counters, subscriptions) = try sums.finish()
             try db.execute(sql: "DELETE FROM analytics_counters")
             var rows = 0
-            for (app, appCounters) in sums.counters {
+            for (app, appCounters) in counters {
                 let stored = appCounters.storedRows
                 try SQLiteRows.addAnalytics(stored, app: app, db)
                 rows += stored.count
             }
-            return AnalyticsRebuild(subscriptions: sums.subscriptions, rows: rows)
+            return AnalyticsRebuild(subscriptions: subscriptions, rows: rows)
         }
     }
 }

@@ -11,6 +11,7 @@ public struct AnalyticsContract: Sendable {
         case handDerivedFigures
         case reorderedAndDuplicatedEvidenceGiveSameCounters
         case rebuildFindsTheSameCounters
+        case rebuildOfSeveralBatchesFindsTheSameCounters
     }
 
     public let makeStorage: @Sendable () async throws -> any SubscriberStorage
@@ -24,6 +25,7 @@ public struct AnalyticsContract: Sendable {
         case .handDerivedFigures: try await handDerivedFigures()
         case .reorderedAndDuplicatedEvidenceGiveSameCounters: try await reorderedAndDuplicatedEvidenceGiveSameCounters()
         case .rebuildFindsTheSameCounters: try await rebuildFindsTheSameCounters()
+        case .rebuildOfSeveralBatchesFindsTheSameCounters: try await rebuildOfSeveralBatchesFindsTheSameCounters()
         }
     }
 
@@ -155,5 +157,27 @@ public struct AnalyticsContract: Sendable {
         let none = try await storage.rebuildAnalytics { _ in nil }
         #expect(none.subscriptions == 0)
         #expect(try await allRows(storage).values.allSatisfy(\.isEmpty))
+    }
+
+    /// 150 copies of the population under other ids (1,050 subscriptions): a rebuild reads them
+    /// in more than one batch and sums them on several workers.
+    private func rebuildOfSeveralBatchesFindsTheSameCounters() async throws {
+        let crowd = (0..<150).flatMap { copy in
+            P.evidence.map { item in
+                var item = item
+                item.idempotencyKey += "-\(copy)"
+                for index in item.records.transactions.indices {
+                    item.records.transactions[index].transactionID += "-\(copy)"
+                    item.records.transactions[index].originalTransactionID += "-\(copy)"
+                }
+                for index in item.records.renewalInfos.indices { item.records.renewalInfos[index].originalTransactionID += "-\(copy)" }
+                return item
+            }
+        }
+        let storage = try await storage(applying: crowd)
+        let kept = try await allRows(storage)
+        let rebuild = try await storage.rebuildAnalytics { [facts = SubscriptionFacts(catalog: P.catalog)] in $0 == P.bundleID ? facts : nil }
+        #expect(rebuild.subscriptions == 1_050)
+        #expect(try await allRows(storage) == kept)
     }
 }

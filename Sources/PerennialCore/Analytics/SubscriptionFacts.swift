@@ -196,8 +196,13 @@ public struct SubscriptionFacts: Sendable {
     private struct Writer {
         let environment: AppStoreEnvironment
         let sign: Int64
-        var transaction: Transaction?
+        var transaction: Transaction? {
+            didSet { segments = [] }
+        }
         var counters = AnalyticsCounters()
+        /// The current transaction's interned segments, by currency ("" for counts): interned
+        /// once per transaction, not once per counter.
+        private var segments: [(currency: String, id: AnalyticsCounters.SegmentID)] = []
 
         init(environment: AppStoreEnvironment, sign: Int64) {
             self.environment = environment
@@ -227,11 +232,16 @@ public struct SubscriptionFacts: Sendable {
 
         private mutating func add(_ amount: Int64, _ metric: AnalyticsMetric, currency: String, day: Int) {
             guard let transaction else { return }
-            counters.add(
-                amount * sign,
-                to: AnalyticsCounters.Key(
-                    environment: environment, metric: metric, day: day, productID: transaction.productID,
-                    storefront: transaction.storefront ?? "", currency: currency))
+            let segment: AnalyticsCounters.SegmentID
+            if let known = segments.first(where: { $0.currency == currency }) {
+                segment = known.id
+            } else {
+                segment = counters.intern(
+                    AnalyticsCounters.Segment(
+                        environment: environment, productID: transaction.productID, storefront: transaction.storefront ?? "", currency: currency))
+                segments.append((currency, segment))
+            }
+            counters.add(amount * sign, segment: segment, metric: metric, day: day)
         }
     }
 }

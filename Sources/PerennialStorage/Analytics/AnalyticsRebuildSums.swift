@@ -1,10 +1,13 @@
 import Foundation
 public import PerennialCore
 
-/// A rebuild's running sums, for every back end: a batch of subscriptions' stored rows is split in
-/// one part per core, each part decoded and its facts summed on its own, and the parts merged
-/// under the lock. Decoding the records' JSON is nearly all of a rebuild's cost; the back end only
-/// reads the rows.
+/// A rebuild's running sums, for every back end: each batch of subscriptions' stored rows is split
+/// in one part per core, and each part decoded and its facts summed on a worker thread while the
+/// back end reads the next batch. Decoding the records' JSON and computing facts are nearly all
+/// of a rebuild's cost; the back end only reads the rows.
+///
+/// Each worker sums into an accumulator taken from a pool (as many as parts in flight, at most
+/// two per core), so the accumulators are merged once, at the end, not once per part.
 ///
 /// `@unchecked Sendable`: its state is only touched under `lock`.
 public final class AnalyticsRebuildSums: @unchecked Sendable {
@@ -26,46 +29,84 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
         }
     }
 
+    /// Sums by app bundle id.
+    private typealias Sums = [String: AnalyticsCounters]
+
     private let lock = NSLock()
-    /// The sums so far, by app bundle id.
-    public private(set) var counters: [String: AnalyticsCounters] = [:]
-    /// Subscriptions summed so far.
-    public private(set) var subscriptions = 0
+    private let group = DispatchGroup()
+    private let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Parts in flight: enough to keep every core busy while the next batch is read, few enough
+    /// that the batches read ahead stay small in memory.
+    private let slots: DispatchSemaphore
+    private var accumulators: [Sums] = []
+    private var subscriptions = 0
     private var failure: StorageError?
 
-    public init() {}
+    public init() {
+        slots = DispatchSemaphore(value: 2 * cores)
+    }
 
-    /// Decodes and sums one batch on every core.
-    /// - Throws: ``StorageError/corruptRow(table:key:reason:)`` for a row that does not decode.
+    /// Starts decoding and summing one batch on the workers; returns at once unless two parts per
+    /// core are already in flight.
+    /// - Throws: ``StorageError/corruptRow(table:key:reason:)`` for a row of an earlier batch that
+    ///   did not decode (``finish()`` throws it too).
     public func add(_ batch: [Subscription]) throws {
-        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, batch.count))
+        if let failure = lock.withLock({ failure }) { throw failure }
+        let parts = max(1, min(cores, batch.count))
         let size = (batch.count + parts - 1) / parts
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            var sums: [String: AnalyticsCounters] = [:]
-            var summed = 0
-            do {
-                for subscription in batch[min(part * size, batch.count)..<min((part + 1) * size, batch.count)] {
-                    var records = EvidenceRecords()
-                    for json in subscription.transactions {
-                        records.transactions.append(
-                            try StorageJSON.decode(Transaction.self, from: Data(json.utf8), table: "transactions", key: subscription.id))
-                    }
-                    if let json = subscription.renewalInfo {
-                        records.renewalInfos.append(
-                            try StorageJSON.decode(RenewalInfo.self, from: Data(json.utf8), table: "renewal_infos", key: subscription.id))
-                    }
-                    guard let ledger = RecordSet(records).ledger(originalTransactionID: subscription.id) else { continue }
-                    subscription.facts.add(ledger, to: &sums[subscription.app, default: AnalyticsCounters()])
-                    summed += 1
+        for part in 0..<parts {
+            let slice = batch[min(part * size, batch.count)..<min((part + 1) * size, batch.count)]
+            slots.wait()
+            group.enter()
+            DispatchQueue.global().async {
+                defer {
+                    self.slots.signal()
+                    self.group.leave()
                 }
-            } catch {
-                lock.withLock { failure = failure ?? error as? StorageError ?? .corruptRow(table: "transactions", key: "?", reason: "\(error)") }
-            }
-            lock.withLock {
-                for (app, part) in sums { counters[app, default: AnalyticsCounters()].add(part) }
-                subscriptions += summed
+                self.sum(slice)
             }
         }
-        if let failure { throw failure }
+    }
+
+    /// Waits for every batch added and merges the workers' sums.
+    /// - Returns: the counters by app bundle id, and how many subscriptions were summed.
+    public func finish() throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
+        group.wait()
+        return try lock.withLock {
+            if let failure { throw failure }
+            var counters = accumulators.popLast() ?? [:]
+            for part in accumulators {
+                for (app, sums) in part { counters[app, default: AnalyticsCounters()].add(sums) }
+            }
+            accumulators = []
+            return (counters, subscriptions)
+        }
+    }
+
+    private func sum(_ slice: ArraySlice<Subscription>) {
+        var sums = lock.withLock { accumulators.popLast() } ?? [:]
+        var summed = 0
+        do throws(StorageError) {
+            for subscription in slice {
+                var records = EvidenceRecords()
+                for json in subscription.transactions {
+                    records.transactions.append(
+                        try StorageJSON.decode(Transaction.self, from: Data(json.utf8), table: "transactions", key: subscription.id))
+                }
+                if let json = subscription.renewalInfo {
+                    records.renewalInfos.append(
+                        try StorageJSON.decode(RenewalInfo.self, from: Data(json.utf8), table: "renewal_infos", key: subscription.id))
+                }
+                guard let ledger = RecordSet(records).ledger(originalTransactionID: subscription.id) else { continue }
+                subscription.facts.add(ledger, to: &sums[subscription.app, default: AnalyticsCounters()])
+                summed += 1
+            }
+        } catch {
+            lock.withLock { failure = failure ?? error }
+        }
+        lock.withLock {
+            accumulators.append(sums)
+            subscriptions += summed
+        }
     }
 }

@@ -93,19 +93,40 @@ public struct AnalyticsStoredRow: Sendable, Hashable, Comparable {
 extension AnalyticsCounters {
     /// The rows a back end adds these counters to: each counter under its product and under its
     /// storefront, summed per row and sorted (so concurrent writers lock rows in one order).
+    ///
+    /// Every apply writes these; the rows are summed under one packed integer per row (its
+    /// segment, product or storefront, numbered once per segment), not under their strings.
     public var storedRows: [AnalyticsStoredRow] {
-        var sums: [AnalyticsStoredRow: Int64] = [:]
-        for (key, value) in values {
-            for dimension in AnalyticsDimension.allCases {
+        let segments = internedSegments
+        // Each segment's row segment in both dimensions, numbered by first use.
+        var rowSegments: [AnalyticsStoredRow] = []
+        var rowSegmentIndex: [AnalyticsStoredRow: Int] = [:]
+        var dimensionIndex: [[Int]] = AnalyticsDimension.allCases.map { _ in [] }
+        for segment in segments {
+            for (position, dimension) in AnalyticsDimension.allCases.enumerated() {
                 let row = AnalyticsStoredRow(
-                    environment: key.environment, dimension: dimension, segment: dimension == .product ? key.productID : key.storefront,
-                    metric: key.metric, currency: key.currency, day: key.day, value: 0)
-                sums[row, default: 0] += value
+                    environment: segment.environment, dimension: dimension,
+                    segment: dimension == .product ? segment.productID : segment.storefront, metric: AnalyticsMetric(rawValue: 0),
+                    currency: segment.currency, day: 0, value: 0)
+                let index = rowSegmentIndex[row] ?? {
+                    rowSegments.append(row)
+                    rowSegmentIndex[row] = rowSegments.count - 1
+                    return rowSegments.count - 1
+                }()
+                dimensionIndex[position].append(index)
             }
         }
-        return sums.compactMap { row, value in
+        var sums: [PackedKey: Int64] = [:]
+        forEachCounter { segment, metric, day, value in
+            for position in dimensionIndex.indices {
+                sums[PackedKey(segment: dimensionIndex[position][segment], metric: metric, day: day), default: 0] += value
+            }
+        }
+        return sums.compactMap { key, value in
             guard value != 0 else { return nil }
-            var row = row
+            var row = rowSegments[key.segment]
+            row.metric = key.metric
+            row.day = key.day
             row.value = value
             return row
         }.sorted()
