@@ -14,6 +14,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("app-transactions", migrate: addAppTransactions)
         migrator.registerMigration("analytics-v1-counters", migrate: addAnalyticsCounters)
         migrator.registerMigration("consumption-requests", migrate: addConsumptionRequests)
+        migrator.registerMigration("analytics-v2-journal", migrate: addAnalyticsJournal)
         return migrator
     }
 
@@ -205,6 +206,19 @@ enum SQLiteMigrations {
                     value INTEGER NOT NULL,
                     PRIMARY KEY (app_bundle_id, environment, dimension, day, metric, segment, currency)
                 ) WITHOUT ROWID;
+                """)
+    }
+
+    /// The applies' analytics changes not yet added to the counters (``SQLiteAnalyticsJournal``):
+    /// the row id counts the rows since the last fold.
+    private static func addAnalyticsJournal(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE analytics_changes (
+                    id INTEGER PRIMARY KEY,
+                    app_bundle_id TEXT NOT NULL,
+                    changes BLOB NOT NULL
+                );
                 """)
     }
 

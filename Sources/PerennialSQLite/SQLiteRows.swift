@@ -154,7 +154,7 @@ enum SQLiteRows {
                 check.dueAt?.timeIntervalSince1970, check.sweptUntil?.timeIntervalSince1970, receiptEvidenceID,
             ])
         }
-        try addAnalytics(plan.analytics.storedRows, app: app, db)
+        try SQLiteAnalyticsJournal.append(plan.analytics, app: app, db)
         for entry in plan.audit { try insert(entry, evidenceID: evidenceID, db) }
     }
 

@@ -29,13 +29,41 @@ extension SQLiteStorage {
             while let row = try inRange.next() {
                 rows.append(AnalyticsCounterRow(metric: AnalyticsMetric(rawValue: row[0]), day: row[1], segment: row[2], currency: row[3], value: row[4]))
             }
-            return rows
+            let pending = try SQLiteAnalyticsJournal.pending(app: request.appBundleID, db)
+            return pending.isEmpty ? rows : Self.adding(pending, to: rows, request)
         }
+    }
+
+    /// `rows` with the journal's changes not folded yet added, still one row per metric, day,
+    /// segment and currency.
+    private static func adding(_ pending: AnalyticsCounters, to rows: [AnalyticsCounterRow], _ request: AnalyticsCounterRequest) -> [AnalyticsCounterRow] {
+        struct Place: Hashable {
+            var metric: AnalyticsMetric
+            var day: Int
+            var segment: String
+            var currency: String
+        }
+        var sums: [Place: Int64] = [:]
+        var order: [Place] = []
+        func add(_ place: Place, _ value: Int64) {
+            if sums[place] == nil { order.append(place) }
+            sums[place, default: 0] += value
+        }
+        for row in rows { add(Place(metric: row.metric, day: row.day, segment: row.segment, currency: row.currency), row.value) }
+        for row in pending.storedRows where row.environment == request.environment && row.dimension == request.dimension {
+            if row.day >= request.fromDay && row.day <= request.throughDay {
+                add(Place(metric: row.metric, day: row.day, segment: row.segment, currency: row.currency), row.value)
+            } else if row.day < request.fromDay && row.metric.rawValue < 10 {
+                add(Place(metric: row.metric, day: request.fromDay - 1, segment: row.segment, currency: row.currency), row.value)
+            }
+        }
+        return order.map { AnalyticsCounterRow(metric: $0.metric, day: $0.day, segment: $0.segment, currency: $0.currency, value: sums[$0]!) }
     }
 
     /// Reads the subscriptions in batches of their original transaction ids (each with the app of
     /// the evidence that last touched it, kept by the reconciliation schedule), sums their facts in
-    /// memory, and replaces the table in one transaction.
+    /// memory, and replaces the table (emptying the journal of changes not folded yet,
+    /// ``SQLiteAnalyticsJournal``) in one transaction.
     ///
     /// Decoding each record's JSON is nearly all of the cost, so each batch's rows are read on the
     /// connection and decoded and summed on every core while the next batch is read
@@ -79,7 +107,7 @@ extension SQLiteStorage {
                     })
             }
             let (counters, subscriptions) = try sums.finish()
-            try db.execute(sql: "DELETE FROM analytics_counters")
+            try db.execute(sql: "DELETE FROM analytics_counters; DELETE FROM analytics_changes")
             var rows = 0
             for (app, appCounters) in counters {
                 let stored = appCounters.storedRows

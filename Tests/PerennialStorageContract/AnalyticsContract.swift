@@ -162,18 +162,7 @@ public struct AnalyticsContract: Sendable {
     /// 150 copies of the population under other ids (1,050 subscriptions): a rebuild reads them
     /// in more than one batch and sums them on several workers.
     private func rebuildOfSeveralBatchesFindsTheSameCounters() async throws {
-        let crowd = (0..<150).flatMap { copy in
-            P.evidence.map { item in
-                var item = item
-                item.idempotencyKey += "-\(copy)"
-                for index in item.records.transactions.indices {
-                    item.records.transactions[index].transactionID += "-\(copy)"
-                    item.records.transactions[index].originalTransactionID += "-\(copy)"
-                }
-                for index in item.records.renewalInfos.indices { item.records.renewalInfos[index].originalTransactionID += "-\(copy)" }
-                return item
-            }
-        }
+        let crowd = P.evidence(copies: 150)
         let storage = try await storage(applying: crowd)
         let kept = try await allRows(storage)
         let rebuild = try await storage.rebuildAnalytics { [facts = SubscriptionFacts(catalog: P.catalog)] in $0 == P.bundleID ? facts : nil }

@@ -110,4 +110,21 @@ public enum AnalyticsPopulation {
                 raw: Data("raw \(key)".utf8), receivedAt: at(4, 1), records: records, presentedBy: nil, environment: .production)
         }
     }
+
+    /// ``evidence`` `count` times over, each copy's ids suffixed with its number (`A1-0`, `A-0`, …):
+    /// `count` times the population, for the paths that only a crowd takes.
+    public static func evidence(copies count: Int) -> [IncomingEvidence] {
+        (0..<count).flatMap { copy in
+            evidence.map { item in
+                var item = item
+                item.idempotencyKey += "-\(copy)"
+                for index in item.records.transactions.indices {
+                    item.records.transactions[index].transactionID += "-\(copy)"
+                    item.records.transactions[index].originalTransactionID += "-\(copy)"
+                }
+                for index in item.records.renewalInfos.indices { item.records.renewalInfos[index].originalTransactionID += "-\(copy)" }
+                return item
+            }
+        }
+    }
 }

@@ -9,7 +9,9 @@ public import Foundation
 /// Computing facts is adding to counters, tens of times per subscription, in every apply and a
 /// million times over in a rebuild; so the strings of a key (environment, product, storefront,
 /// currency — a ``Segment``) are interned once per transaction, and each addition hashes one
-/// packed integer (segment, metric, day) instead of four strings.
+/// packed integer (segment, metric, day) instead of four strings, in a table of its own
+/// (``PackedSums``) rather than a `Dictionary`, whose seeded SipHash of every key was a third of
+/// the cost of computing a subscription's facts.
 public struct AnalyticsCounters: Sendable {
     /// Where a counter is kept.
     public struct Key: Hashable, Sendable {
@@ -56,11 +58,13 @@ public struct AnalyticsCounters: Sendable {
     /// A counter's place as one integer — a segment's number, a metric, a day — so summing hashes
     /// one word, not a key's strings.
     public struct PackedKey: Hashable, Sendable {
-        private let rawValue: UInt64
+        fileprivate let rawValue: UInt64
 
         public init(segment: Int, metric: AnalyticsMetric, day: Int) {
             rawValue = UInt64(segment) << 40 | UInt64(UInt8(truncatingIfNeeded: metric.rawValue)) << 32 | UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: day)))
         }
+
+        fileprivate init(rawValue: UInt64) { self.rawValue = rawValue }
 
         public var segment: Int { Int(rawValue >> 40) }
         public var metric: AnalyticsMetric { AnalyticsMetric(rawValue: Int(rawValue >> 32 & 0xFF)) }
@@ -69,17 +73,16 @@ public struct AnalyticsCounters: Sendable {
 
     private var segments: [Segment] = []
     private var segmentIDs: [Segment: SegmentID] = [:]
-    /// Never 0.
-    private var sums: [PackedKey: Int64] = [:]
+    private var sums = PackedSums()
 
     public init() {}
 
-    public var isEmpty: Bool { sums.isEmpty }
+    public var isEmpty: Bool { sums.nonZero == 0 }
 
     /// Every non-zero counter by its key.
     public var values: [Key: Int64] {
         var values: [Key: Int64] = [:]
-        values.reserveCapacity(sums.count)
+        values.reserveCapacity(sums.nonZero)
         forEachCounter { index, metric, day, value in
             let segment = segments[index]
             let key = Key(
@@ -96,7 +99,7 @@ public struct AnalyticsCounters: Sendable {
     /// Every non-zero counter, its segment as an index into ``internedSegments``: for grouping
     /// counters by parts of their segment without building a key (and hashing its strings) for each.
     public func forEachCounter(_ body: (_ segment: Int, _ metric: AnalyticsMetric, _ day: Int, _ value: Int64) -> Void) {
-        for (key, value) in sums { body(key.segment, key.metric, key.day, value) }
+        sums.forEach { key, value in body(key.segment, key.metric, key.day, value) }
     }
 
     /// The number of `segment` in these counters, interning it on first use.
@@ -108,7 +111,7 @@ public struct AnalyticsCounters: Sendable {
         return id
     }
 
-    /// Adds `amount` to a counter; a counter back at zero is dropped, so equal sums compare equal.
+    /// Adds `amount` to a counter; a counter back at zero counts as absent, so equal sums compare equal.
     public mutating func add(_ amount: Int64, to key: Key) {
         let segment = intern(Segment(environment: key.environment, productID: key.productID, storefront: key.storefront, currency: key.currency))
         add(amount, segment: segment, metric: key.metric, day: key.day)
@@ -120,15 +123,13 @@ public struct AnalyticsCounters: Sendable {
     }
 
     private mutating func add(_ amount: Int64, _ key: PackedKey) {
-        guard amount != 0 else { return }
-        let sum = sums[key, default: 0] + amount
-        sums[key] = sum == 0 ? nil : sum
+        sums.add(amount, to: key)
     }
 
     /// Adds every counter of `other`: what a sum over several subscriptions, computed in parts, is.
     public mutating func add(_ other: AnalyticsCounters) {
         let mapped = other.segments.map { intern($0).index }
-        for (key, amount) in other.sums {
+        other.sums.forEach { key, amount in
             add(amount, PackedKey(segment: mapped[key.segment], metric: key.metric, day: key.day))
         }
     }
@@ -148,10 +149,74 @@ public struct AnalyticsCounters: Sendable {
 /// Equal when every counter is: however the segments were numbered.
 extension AnalyticsCounters: Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.sums.count == rhs.sums.count && lhs.values == rhs.values
+        lhs.sums.nonZero == rhs.sums.nonZero && lhs.values == rhs.values
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(values)
+    }
+}
+
+/// Sums by packed key in one open-addressing table: linear probing over a power-of-two capacity,
+/// a multiplicative hash of the key's 64 bits. A sum that comes back to zero keeps its slot (the
+/// next growth drops it) and is skipped by ``forEach(_:)``.
+private struct PackedSums: Sendable {
+    /// `empty` where no key is; a packed key is never all ones (its segment would be 2^24 − 1).
+    private var keys: [UInt64] = []
+    private var sums: [Int64] = []
+    private var used = 0
+    /// Keys whose sum is not zero.
+    private(set) var nonZero = 0
+    private static let empty = UInt64.max
+
+    mutating func add(_ amount: Int64, to key: AnalyticsCounters.PackedKey) {
+        guard amount != 0 else { return }
+        if (used + 1) * 4 > keys.count * 3 { grow() }
+        let mask = keys.count - 1
+        var slot = Self.slot(of: key.rawValue, mask: mask)
+        while true {
+            let found = keys[slot]
+            if found == key.rawValue {
+                let before = sums[slot]
+                let after = before + amount
+                sums[slot] = after
+                if before == 0 { nonZero += 1 } else if after == 0 { nonZero -= 1 }
+                return
+            }
+            if found == Self.empty {
+                keys[slot] = key.rawValue
+                sums[slot] = amount
+                used += 1
+                nonZero += 1
+                return
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    func forEach(_ body: (AnalyticsCounters.PackedKey, Int64) -> Void) {
+        for slot in keys.indices where keys[slot] != Self.empty && sums[slot] != 0 {
+            body(AnalyticsCounters.PackedKey(rawValue: keys[slot]), sums[slot])
+        }
+    }
+
+    private static func slot(of key: UInt64, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    /// Doubles the table when more than half of it holds sums, else rehashes at the same size to
+    /// drop the sums back at zero.
+    private mutating func grow() {
+        let oldKeys = keys
+        let oldSums = sums
+        // 256 slots hold a subscription's year of counters, and an apply's change, without growing.
+        let capacity = max(256, nonZero * 2 > keys.count / 2 ? keys.count * 2 : keys.count)
+        keys = Array(repeating: Self.empty, count: capacity)
+        sums = Array(repeating: 0, count: capacity)
+        used = 0
+        nonZero = 0
+        for slot in oldKeys.indices where oldKeys[slot] != Self.empty && oldSums[slot] != 0 {
+            add(oldSums[slot], to: AnalyticsCounters.PackedKey(rawValue: oldKeys[slot]))
+        }
     }
 }

@@ -29,7 +29,7 @@ public struct SubscriptionFacts: Sendable {
     /// replaces a subscription's old contribution by its new one).
     public func add(_ ledger: SubscriptionLedger, to counters: inout AnalyticsCounters, times sign: Int64 = 1) {
         let history = ledger.transactions
-        guard let last = history.last, catalog.productType(of: last) == .autoRenewable else { return }
+        guard !history.isEmpty, catalog.productType(of: history[history.count - 1]) == .autoRenewable else { return }
         var writer = Writer(environment: history[0].environment, sign: sign)
         // The writer adds straight into the caller's counters (no copy, no second merge).
         swap(&writer.counters, &counters)
@@ -39,23 +39,26 @@ public struct SubscriptionFacts: Sendable {
         let secondYear = firstPaid.map { UTCCalendar.adding(months: 12, to: history[$0].purchaseDate) }
         var paidSpans: [(start: Date, end: Date)] = []
 
+        // Fields are read in place (`history[index].…`, no `let` copy of a record): a record is
+        // thirty fields, and copying each one in and out was a quarter of the cost of the facts.
         for index in history.indices {
-            let transaction = history[index]
-            let next = index + 1 < history.count ? history[index + 1] : nil
-            let nextStep = next.map { _ in TransactionStep(history, at: index + 1) }
-            let isTrial = Self.isTrial(transaction)
-            let start = transaction.purchaseDate
-            let paidEnd = max(start, transaction.expiresDate ?? start)
+            let hasNext = index + 1 < history.count
+            let nextStart = hasNext ? history[index + 1].purchaseDate : nil
+            let nextStep = hasNext ? TransactionStep(history, at: index + 1) : nil
+            let isTrial = Self.isTrial(history[index])
+            let start = history[index].purchaseDate
+            let paidEnd = max(start, history[index].expiresDate ?? start)
+            let revocation = history[index].revocation
             var end = paidEnd
-            if let revoked = transaction.revocation?.date, revoked < end { end = max(start, revoked) }
-            if let next, next.purchaseDate < end { end = max(start, next.purchaseDate) }
-            writer.transaction = transaction
+            if let revoked = revocation?.date, revoked < end { end = max(start, revoked) }
+            if let nextStart, nextStart < end { end = max(start, nextStart) }
+            writer.use(history[index])
 
             if isTrial {
                 writer.span(.trialChange, from: start, to: end)
                 writer.count(.newTrial, on: start)
                 writer.count(.trialEnded, on: end)
-                if let next, !Self.isTrial(next), transaction.revocation == nil,
+                if hasNext, !Self.isTrial(history[index + 1]), revocation == nil,
                     nextStep == .renewal || nextStep == .billingRecovery || nextStep == .planChange
                 {
                     writer.count(.trialConverted, on: end)
@@ -63,9 +66,9 @@ public struct SubscriptionFacts: Sendable {
             } else {
                 writer.span(.activeChange, from: start, to: end)
                 paidSpans.append((start, end))
-                if transaction.ownership != .familyShared {
+                if history[index].ownership != .familyShared {
                     let rate: Int64 = secondYear.map { start >= $0 } == true ? 15 : 30
-                    addCharge(of: transaction, commission: rate, from: start, to: end, with: &writer)
+                    addCharge(of: history[index], commission: rate, from: start, to: end, with: &writer)
                 }
                 if index == firstPaid {
                     writer.count(.newPaid, on: start)
@@ -82,15 +85,15 @@ public struct SubscriptionFacts: Sendable {
             }
 
             // How the period ended: renewed, recovered after billing retry, still in retry, or expired.
-            let revokedInPeriod = transaction.revocation.map { revocation in
-                revocation.date < paidEnd && (next.map { revocation.date < $0.purchaseDate } ?? true)
+            let revokedInPeriod = revocation.map { revocation in
+                revocation.date < paidEnd && (nextStart.map { revocation.date < $0 } ?? true)
             } ?? false
-            if let next {
+            if let nextStart {
                 if revokedInPeriod && !isTrial {
                     writer.count(.churnOther, on: end)
-                } else if next.purchaseDate > paidEnd {
+                } else if nextStart > paidEnd {
                     if nextStep == .billingRecovery {
-                        writer.span(.retryChange, from: paidEnd, to: next.purchaseDate)
+                        writer.span(.retryChange, from: paidEnd, to: nextStart)
                     } else if !isTrial {
                         writer.count(.churnOther, on: paidEnd)
                     }
@@ -98,17 +101,17 @@ public struct SubscriptionFacts: Sendable {
             } else if revokedInPeriod {
                 if !isTrial { writer.count(.churnOther, on: end) }
             } else {
-                addEnding(of: transaction, at: paidEnd, info: ledger.renewalInfo, isTrial: isTrial, with: &writer)
+                addEnding(of: history[index], at: paidEnd, info: ledger.renewalInfo, isTrial: isTrial, with: &writer)
             }
         }
 
         if let firstPaid {
-            let first = history[firstPaid]
-            writer.transaction = first
-            let cohort = AnalyticsCounters.start(ofDay: UTCCalendar.monthStart(of: AnalyticsCounters.day(of: first.purchaseDate)))
+            writer.use(history[firstPaid])
+            let firstStart = history[firstPaid].purchaseDate
+            let cohort = AnalyticsCounters.start(ofDay: UTCCalendar.monthStart(of: AnalyticsCounters.day(of: firstStart)))
             writer.count(.cohortSize, on: cohort)
             for months in 1...12 {
-                let checkpoint = UTCCalendar.adding(months: months, to: first.purchaseDate)
+                let checkpoint = UTCCalendar.adding(months: months, to: firstStart)
                 if paidSpans.contains(where: { $0.start <= checkpoint && checkpoint < $0.end }) {
                     writer.count(.cohortRetained(after: months), on: cohort)
                 }
@@ -196,17 +199,26 @@ public struct SubscriptionFacts: Sendable {
     private struct Writer {
         let environment: AppStoreEnvironment
         let sign: Int64
-        var transaction: Transaction? {
-            didSet { segments = [] }
-        }
+        private var productID = ""
+        private var storefront = ""
         var counters = AnalyticsCounters()
-        /// The current transaction's interned segments, by currency ("" for counts): interned
-        /// once per transaction, not once per counter.
+        /// The current product's and storefront's interned segments, by currency ("" for counts):
+        /// interned once per subscription (unless its product or storefront changes), not once per
+        /// counter.
         private var segments: [(currency: String, id: AnalyticsCounters.SegmentID)] = []
 
         init(environment: AppStoreEnvironment, sign: Int64) {
             self.environment = environment
             self.sign = sign
+        }
+
+        /// Writes what follows under `transaction`'s product and storefront.
+        mutating func use(_ transaction: Transaction) {
+            let storefront = transaction.storefront ?? ""
+            guard transaction.productID != productID || storefront != self.storefront else { return }
+            productID = transaction.productID
+            self.storefront = storefront
+            segments = []
         }
 
         mutating func count(_ metric: AnalyticsMetric, on date: Date) {
@@ -231,14 +243,12 @@ public struct SubscriptionFacts: Sendable {
         }
 
         private mutating func add(_ amount: Int64, _ metric: AnalyticsMetric, currency: String, day: Int) {
-            guard let transaction else { return }
             let segment: AnalyticsCounters.SegmentID
             if let known = segments.first(where: { $0.currency == currency }) {
                 segment = known.id
             } else {
                 segment = counters.intern(
-                    AnalyticsCounters.Segment(
-                        environment: environment, productID: transaction.productID, storefront: transaction.storefront ?? "", currency: currency))
+                    AnalyticsCounters.Segment(environment: environment, productID: productID, storefront: storefront, currency: currency))
                 segments.append((currency, segment))
             }
             counters.add(amount * sign, segment: segment, metric: metric, day: day)

@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import PerennialCore
+import PerennialStorage
+
+/// Where an apply's change to the analytics counters goes on SQLite: one appended row, folded into
+/// `analytics_counters` every ``foldEvery`` applies.
+///
+/// An apply changes a few dozen counters spread over the days a subscription's periods start and
+/// end. Adding them to the counters table in the apply's transaction dirtied a leaf page per few
+/// rows, and SQLite writes each dirty page whole to the WAL at every commit: that, not computing
+/// the change, made maintaining the counters cost an apply about half again. Appended, the change
+/// is one short row on the table's last page; folding many changes at once sums them in memory
+/// first (most share today's counters) and writes each counter page once for all of them.
+///
+/// Nothing is lost or counted twice: the row is written in the apply's transaction, the fold
+/// deletes exactly the rows it adds in its own, and a read sums the counters and the rows not yet
+/// folded in one snapshot.
+enum SQLiteAnalyticsJournal {
+    /// Applies between two folds: the most rows a read has to decode beside the counters.
+    static let foldEvery: Int64 = 256
+
+    /// Appends `change` (an apply's new contributions minus its old); folds the journal when it has
+    /// reached ``foldEvery`` rows. A row id restarts at 1 in an empty table, so the new row's id
+    /// is how many rows the journal holds.
+    static func append(_ change: AnalyticsCounters, app: String, _ db: Database) throws {
+        guard !change.isEmpty else { return }
+        try db.cachedStatement(sql: "INSERT INTO analytics_changes (app_bundle_id, changes) VALUES (?, ?)")
+            .execute(arguments: [app, encode(change)])
+        if db.lastInsertedRowID >= foldEvery { try fold(db) }
+    }
+
+    /// Adds every journal row to the counters table and deletes it.
+    static func fold(_ db: Database) throws {
+        var sums: [String: AnalyticsCounters] = [:]
+        var last: Int64 = 0
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, app_bundle_id, changes FROM analytics_changes ORDER BY id"))
+        while let row = try rows.next() {
+            last = row[0]
+            sums[row[1], default: AnalyticsCounters()].add(try decode(row[2], id: last))
+        }
+        guard last > 0 else { return }
+        for (app, counters) in sums { try SQLiteRows.addAnalytics(counters.storedRows, app: app, db) }
+        try db.cachedStatement(sql: "DELETE FROM analytics_changes WHERE id <= ?").execute(arguments: [last])
+    }
+
+    /// The sum of the rows not folded yet for one app.
+    static func pending(app: String, _ db: Database) throws -> AnalyticsCounters {
+        var sum = AnalyticsCounters()
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT id, changes FROM analytics_changes WHERE app_bundle_id = ?"), arguments: [app])
+        while let row = try rows.next() { sum.add(try decode(row[1], id: row[0])) }
+        return sum
+    }
+
+    // MARK: The row's bytes
+
+    /// The segments' strings once, then each counter as its segment's index, metric, day and value,
+    /// all as LEB128 varints (day and value zigzagged): 4–8 bytes a counter instead of a key's
+    /// strings.
+    static func encode(_ counters: AnalyticsCounters) -> Data {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        func varint(_ value: UInt64) {
+            var value = value
+            while value >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            bytes.append(UInt8(value))
+        }
+        func signed(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+        func string(_ value: String) {
+            varint(UInt64(value.utf8.count))
+            bytes.append(contentsOf: value.utf8)
+        }
+        let segments = counters.internedSegments
+        varint(UInt64(segments.count))
+        for segment in segments {
+            string(segment.environment.rawValue)
+            string(segment.productID)
+            string(segment.storefront)
+            string(segment.currency)
+        }
+        counters.forEachCounter { segment, metric, day, value in
+            varint(UInt64(segment))
+            varint(UInt64(metric.rawValue))
+            signed(Int64(day))
+            signed(value)
+        }
+        return Data(bytes)
+    }
+
+    /// The counters of ``encode(_:)``'s bytes.
+    /// - Throws: ``PerennialStorage/StorageError/corruptRow(table:key:reason:)`` for bytes it did not write.
+    static func decode(_ data: Data, id: Int64) throws(StorageError) -> AnalyticsCounters {
+        let corrupt = { (reason: String) in StorageError.corruptRow(table: "analytics_changes", key: "\(id)", reason: reason) }
+        var counters = AnalyticsCounters()
+        var position = data.startIndex
+        func varint() throws(StorageError) -> UInt64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while position < data.endIndex, shift < 64 {
+                let byte = data[position]
+                position += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+            throw corrupt("truncated varint at byte \(position - data.startIndex)")
+        }
+        func signed() throws(StorageError) -> Int64 {
+            let raw = try varint()
+            return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+        }
+        func string() throws(StorageError) -> String {
+            let count = try varint()
+            guard count <= UInt64(data.endIndex - position) else { throw corrupt("a string runs past the end") }
+            defer { position += Int(count) }
+            return String(decoding: data[position..<position + Int(count)], as: UTF8.self)
+        }
+        var segments: [AnalyticsCounters.SegmentID] = []
+        for _ in 0..<(try varint()) {
+            let environment = AppStoreEnvironment(rawValue: try string())
+            segments.append(
+                counters.intern(
+                    AnalyticsCounters.Segment(environment: environment, productID: try string(), storefront: try string(), currency: try string())))
+        }
+        while position < data.endIndex {
+            let segment = try varint()
+            guard segment < UInt64(segments.count) else { throw corrupt("segment \(segment) of \(segments.count)") }
+            let metric = try varint()
+            guard metric <= UInt64(UInt8.max) else { throw corrupt("metric \(metric)") }
+            let day = try signed()
+            let value = try signed()
+            guard let day32 = Int32(exactly: day) else { throw corrupt("day \(day)") }
+            counters.add(value, segment: segments[Int(segment)], metric: AnalyticsMetric(rawValue: Int(metric)), day: Int(day32))
+        }
+        return counters
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import PerennialCore
+@testable import PerennialSQLite
+import PerennialStorage
+import PerennialStorageContract
+import Testing
+
+/// The journal of analytics changes on SQLite: a read finds the same figures before and after a
+/// fold, the journal folds itself every ``SQLiteAnalyticsJournal/foldEvery`` applies, and a row's
+/// bytes read back as the counters written (or as a typed error).
+@Suite struct SQLiteAnalyticsJournalTests {
+    private typealias P = AnalyticsPopulation
+
+    private func applying(_ evidence: [IncomingEvidence], at path: String) async throws -> SQLiteStorage {
+        let storage = try SQLiteStorage(path: path)
+        try await storage.migrate()
+        for item in evidence { _ = try await storage.apply(item, with: P.applier, now: P.at(4, 1)) }
+        return storage
+    }
+
+    private func journalRows(_ queue: DatabaseQueue) async throws -> Int {
+        try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM analytics_changes") ?? -1 }
+    }
+
+    /// Counters read with the changes still in the journal equal those read after folding them,
+    /// for a range starting mid-population (the changes before it summed into its first row).
+    @Test(arguments: AnalyticsDimension.allCases)
+    func aReadSumsTheJournalAsAFoldWould(_ dimension: AnalyticsDimension) async throws {
+        try await withTemporarySQLiteFile { path in
+            let storage = try await applying(P.evidence, at: path)
+            let queue = try DatabaseQueue(path: path)
+            // One row per apply that changed a counter (a renewal info saying nothing new changes none).
+            #expect((1...P.evidence.count).contains(try await journalRows(queue)))
+            #expect(try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM analytics_counters") } == 0)
+            let request = AnalyticsCounterRequest(
+                appBundleID: P.bundleID, environment: .production, dimension: dimension, fromDay: P.day(2, 15), throughDay: P.day(3, 15))
+            func read() async throws -> [AnalyticsCounterRow] {
+                try await storage.analyticsCounters(request).filter { $0.value != 0 }
+                    .sorted { ($0.metric, $0.day, $0.segment, $0.currency) < ($1.metric, $1.day, $1.segment, $1.currency) }
+            }
+            let unfolded = try await read()
+            #expect(unfolded.contains { $0.day == request.fromDay - 1 && $0.metric == .activeChange })
+            #expect(unfolded.contains { $0.day == P.day(3, 1) && $0.metric == .refund })
+            try await queue.write { db in try SQLiteAnalyticsJournal.fold(db) }
+            #expect(try await journalRows(queue) == 0)
+            #expect(try await read() == unfolded)
+        }
+    }
+
+    /// Twenty copies of the population (460 applies, more than ``foldEvery`` of them changing
+    /// counters): a fold has moved the journal into the counters, the rest waits for the next; and
+    /// the counters are still what a rebuild derives from the records.
+    @Test func theJournalFoldsItself() async throws {
+        try await withTemporarySQLiteFile { path in
+            let storage = try await applying(P.evidence(copies: 20), at: path)
+            let queue = try DatabaseQueue(path: path)
+            #expect((1..<Int(SQLiteAnalyticsJournal.foldEvery)).contains(try await journalRows(queue)))
+            #expect(try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM analytics_counters") ?? 0 } > 0)
+            let request = AnalyticsCounterRequest(
+                appBundleID: P.bundleID, environment: .production, dimension: .product, fromDay: 0, throughDay: 100_000)
+            let kept = Set(try await storage.analyticsCounters(request).filter { $0.value != 0 })
+            _ = try await storage.rebuildAnalytics { [facts = SubscriptionFacts(catalog: P.catalog)] in $0 == P.bundleID ? facts : nil }
+            #expect(try await journalRows(queue) == 0)
+            #expect(Set(try await storage.analyticsCounters(request).filter { $0.value != 0 }) == kept)
+        }
+    }
+
+    @Test func aRowReadsBackAsTheCountersWritten() throws {
+        var counters = AnalyticsCounters()
+        let keys = [
+            AnalyticsCounters.Key(environment: .production, metric: .activeChange, day: 20_500, productID: "pro.monthly", storefront: "USA", currency: ""),
+            AnalyticsCounters.Key(environment: .sandbox, metric: .mrrGrossChange, day: -3, productID: "pro.yearly", storefront: "FRA", currency: "EUR"),
+            AnalyticsCounters.Key(environment: .production, metric: .cohortRetained(after: 12), day: 20_454, productID: "pro.monthly", storefront: "", currency: ""),
+        ]
+        counters.add(-1, to: keys[0])
+        counters.add(9_990_000_000, to: keys[1])
+        counters.add(Int64.min + 1, to: keys[2])
+        let bytes = SQLiteAnalyticsJournal.encode(counters)
+        #expect(try SQLiteAnalyticsJournal.decode(bytes, id: 1) == counters)
+        #expect(try SQLiteAnalyticsJournal.decode(SQLiteAnalyticsJournal.encode(AnalyticsCounters()), id: 2).isEmpty)
+        for length in 1..<bytes.count {
+            do {
+                let read = try SQLiteAnalyticsJournal.decode(bytes.prefix(length), id: 7)
+                // A cut between two counters reads as fewer counters, never as other ones.
+                #expect(read.values.allSatisfy { counters.values[$0.key] == $0.value })
+            } catch {
+                guard case .corruptRow(let table, let key, _) = error else { throw error }
+                #expect(table == "analytics_changes" && key == "7")
+            }
+        }
+    }
+}
