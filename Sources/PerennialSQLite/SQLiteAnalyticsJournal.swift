@@ -37,7 +37,7 @@ enum SQLiteAnalyticsJournal {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, app_bundle_id, changes FROM analytics_changes ORDER BY id"))
         while let row = try rows.next() {
             last = row[0]
-            sums[row[1], default: AnalyticsCounters()].add(try decode(row[2], id: last))
+            try decode(row[2], id: last, into: &sums[row[1], default: AnalyticsCounters()])
         }
         guard last > 0 else { return }
         for (app, counters) in sums { try SQLiteRows.addAnalytics(counters.storedRows, app: app, db) }
@@ -49,7 +49,7 @@ enum SQLiteAnalyticsJournal {
         var sum = AnalyticsCounters()
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: "SELECT id, changes FROM analytics_changes WHERE app_bundle_id = ?"), arguments: [app])
-        while let row = try rows.next() { sum.add(try decode(row[1], id: row[0])) }
+        while let row = try rows.next() { try decode(row[1], id: row[0], into: &sum) }
         return sum
     }
 
@@ -91,11 +91,12 @@ enum SQLiteAnalyticsJournal {
         return Data(bytes)
     }
 
-    /// The counters of ``encode(_:)``'s bytes.
-    /// - Throws: ``PerennialStorage/StorageError/corruptRow(table:key:reason:)`` for bytes it did not write.
-    static func decode(_ data: Data, id: Int64) throws(StorageError) -> AnalyticsCounters {
+    /// Adds the counters of ``encode(_:)``'s bytes to `counters` (straight into a fold's or a
+    /// read's sum, not through counters of their own).
+    /// - Throws: ``PerennialStorage/StorageError/corruptRow(table:key:reason:)`` for bytes it did
+    ///   not write; `counters` may then hold part of the row.
+    static func decode(_ data: Data, id: Int64, into counters: inout AnalyticsCounters) throws(StorageError) {
         let corrupt = { (reason: String) in StorageError.corruptRow(table: "analytics_changes", key: "\(id)", reason: reason) }
-        var counters = AnalyticsCounters()
         var position = data.startIndex
         func varint() throws(StorageError) -> UInt64 {
             var value: UInt64 = 0
@@ -136,6 +137,5 @@ enum SQLiteAnalyticsJournal {
             guard let day32 = Int32(exactly: day) else { throw corrupt("day \(day)") }
             counters.add(value, segment: segments[Int(segment)], metric: AnalyticsMetric(rawValue: Int(metric)), day: Int(day32))
         }
-        return counters
     }
 }

@@ -134,4 +134,51 @@ struct SubscriptionFactsTests {
             #expect(UTCCalendar.day(year: civil.year, month: civil.month, day: civil.day) == day)
         }
     }
+
+    @Test("an apply's change counts only the periods that differ, and equals the new contribution minus the old")
+    func changeBetweenLedgersIsNewMinusOld() {
+        let facts = SubscriptionFacts(catalog: Self.catalog)
+        // A trial, paid quarters with a billing-retry gap, a refund, a crossgrade to yearly, then
+        // a year later the commission's second year.
+        var history: [Transaction] = [
+            Self.transaction("t", product: "quarterly", from: Self.day(2025, 1, 1), to: Self.day(2025, 1, 8), price: 0, reason: .purchase)
+        ]
+        history[0].offer = Offer(type: .introductory, paymentMode: .freeTrial, period: "P1W")
+        var start = Self.day(2025, 1, 8)
+        for index in 0..<6 {
+            let end = UTCCalendar.adding(months: 3, to: start)
+            history.append(Self.transaction("q\(index)", product: "quarterly", from: start, to: end, price: 24_990))
+            start = index == 2 ? end.addingTimeInterval(9 * 86_400) : end
+        }
+        history.append(Self.transaction("y0", product: "yearly", from: start, to: UTCCalendar.adding(months: 12, to: start), price: 59_990, storefront: "FRA"))
+        let info = RenewalInfo(
+            originalTransactionID: "o", productID: "yearly", willAutoRenew: false, expirationReason: .voluntary, environment: .production,
+            provenance: Provenance(source: .notificationV2, versionDate: start, isSigned: true))
+        var refunded = history
+        refunded[3].revocation = Revocation(date: refunded[3].purchaseDate.addingTimeInterval(86_400), reason: .other, type: .refundFull)
+
+        func ledger(_ transactions: ArraySlice<Transaction>, info: RenewalInfo? = nil) -> SubscriptionLedger? {
+            RecordSet(EvidenceRecords(transactions: Array(transactions), renewalInfos: [info].compactMap { $0 })).ledger(originalTransactionID: "o")
+        }
+        var candidates: [SubscriptionLedger?] = [nil]
+        for count in 1...history.count {
+            candidates.append(ledger(history.prefix(count)))
+            candidates.append(ledger(refunded.prefix(count)))
+        }
+        candidates.append(ledger(history[...], info: info))
+        candidates.append(ledger(history[1...]))  // the trial arrives late
+        var compared = 0
+        for old in candidates {
+            for new in candidates {
+                var expected = AnalyticsCounters()
+                if let new { facts.add(new, to: &expected) }
+                if let old { facts.add(old, to: &expected, times: -1) }
+                var change = AnalyticsCounters()
+                facts.addChange(from: old, to: new, to: &change)
+                #expect(change == expected)
+                compared += 1
+            }
+        }
+        #expect(compared == candidates.count * candidates.count)
+    }
 }

@@ -77,11 +77,21 @@ import Testing
         counters.add(9_990_000_000, to: keys[1])
         counters.add(Int64.min + 1, to: keys[2])
         let bytes = SQLiteAnalyticsJournal.encode(counters)
-        #expect(try SQLiteAnalyticsJournal.decode(bytes, id: 1) == counters)
-        #expect(try SQLiteAnalyticsJournal.decode(SQLiteAnalyticsJournal.encode(AnalyticsCounters()), id: 2).isEmpty)
+        func decoded(_ bytes: Data, id: Int64) throws(StorageError) -> AnalyticsCounters {
+            var read = AnalyticsCounters()
+            try SQLiteAnalyticsJournal.decode(bytes, id: id, into: &read)
+            return read
+        }
+        #expect(try decoded(bytes, id: 1) == counters)
+        #expect(try decoded(SQLiteAnalyticsJournal.encode(AnalyticsCounters()), id: 2).isEmpty)
+        // Decoding adds: into the opposite counters, it leaves nothing.
+        var opposite = AnalyticsCounters()
+        for (key, value) in counters.values { opposite.add(-value, to: key) }
+        try SQLiteAnalyticsJournal.decode(bytes, id: 3, into: &opposite)
+        #expect(opposite.isEmpty)
         for length in 1..<bytes.count {
             do {
-                let read = try SQLiteAnalyticsJournal.decode(bytes.prefix(length), id: 7)
+                let read = try decoded(bytes.prefix(length), id: 7)
                 // A cut between two counters reads as fewer counters, never as other ones.
                 #expect(read.values.allSatisfy { counters.values[$0.key] == $0.value })
             } catch {

@@ -220,3 +220,14 @@ private struct PackedSums: Sendable {
         }
     }
 }
+
+/// Every counter as `day metric product/storefront currency = value`, in order: what a failed
+/// comparison in a test shows.
+extension AnalyticsCounters: CustomStringConvertible {
+    public var description: String {
+        let lines = values.map { key, value in
+            "\(key.day) \(key.metric.rawValue) \(key.environment)/\(key.productID)/\(key.storefront) \(key.currency) = \(value)"
+        }
+        return "[" + lines.sorted().joined(separator: ", ") + "]"
+    }
+}

@@ -25,16 +25,53 @@ public struct SubscriptionFacts: Sendable {
         return counters
     }
 
-    /// Adds one ledger's contribution to `counters`, times `sign` (−1 takes it away: an apply
-    /// replaces a subscription's old contribution by its new one).
+    /// Adds one ledger's contribution to `counters`, times `sign` (−1 takes it away).
     public func add(_ ledger: SubscriptionLedger, to counters: inout AnalyticsCounters, times sign: Int64 = 1) {
+        add(ledger, to: &counters, times: sign, countingFrom: 0)
+    }
+
+    /// Adds what changed between a subscription's old and new ledgers: the new contribution minus
+    /// the old, which is what an apply writes.
+    ///
+    /// A period's counters depend only on its transaction, its neighbours, the first paid period
+    /// and (for the last) the renewal info; so the periods of a shared history whose next period
+    /// is shared too count the same in both and cancel, and are not counted at all. A renewal
+    /// then costs a few periods, not twice the subscription's whole history.
+    public func addChange(from old: SubscriptionLedger?, to new: SubscriptionLedger?, to counters: inout AnalyticsCounters) {
+        var unchanged = 0
+        if let old, let new, isCounted(old.transactions), isCounted(new.transactions) {
+            let (before, after) = (old.transactions, new.transactions)
+            var shared = 0
+            while shared < min(before.count, after.count), before[shared] == after[shared] { shared += 1 }
+            let firstPaid = Self.firstPaid(after)
+            if firstPaid == Self.firstPaid(before), firstPaid.map({ $0 < shared }) ?? true {
+                unchanged = max(0, shared - 1)
+            }
+        }
+        if let new { add(new, to: &counters, times: 1, countingFrom: unchanged) }
+        if let old { add(old, to: &counters, times: -1, countingFrom: unchanged) }
+    }
+
+    /// Whether a history contributes at all: an auto-renewable subscription's.
+    private func isCounted(_ history: [Transaction]) -> Bool {
+        !history.isEmpty && catalog.productType(of: history[history.count - 1]) == .autoRenewable
+    }
+
+    /// The first period the customer paid for (not a trial, not family shared).
+    private static func firstPaid(_ history: [Transaction]) -> Int? {
+        history.firstIndex { !isTrial($0) && $0.ownership != .familyShared }
+    }
+
+    /// A ledger's contribution times `sign`, leaving out the periods before `first` (they still
+    /// count in the cohort's retention, which looks at every paid period).
+    private func add(_ ledger: SubscriptionLedger, to counters: inout AnalyticsCounters, times sign: Int64, countingFrom first: Int) {
         let history = ledger.transactions
-        guard !history.isEmpty, catalog.productType(of: history[history.count - 1]) == .autoRenewable else { return }
+        guard isCounted(history) else { return }
         var writer = Writer(environment: history[0].environment, sign: sign)
         // The writer adds straight into the caller's counters (no copy, no second merge).
         swap(&writer.counters, &counters)
         defer { swap(&writer.counters, &counters) }
-        let firstPaid = history.firstIndex { !Self.isTrial($0) && $0.ownership != .familyShared }
+        let firstPaid = Self.firstPaid(history)
         // Apple's commission falls to 15 % once a subscription has a year of paid service.
         let secondYear = firstPaid.map { UTCCalendar.adding(months: 12, to: history[$0].purchaseDate) }
         var paidSpans: [(start: Date, end: Date)] = []
@@ -44,7 +81,6 @@ public struct SubscriptionFacts: Sendable {
         for index in history.indices {
             let hasNext = index + 1 < history.count
             let nextStart = hasNext ? history[index + 1].purchaseDate : nil
-            let nextStep = hasNext ? TransactionStep(history, at: index + 1) : nil
             let isTrial = Self.isTrial(history[index])
             let start = history[index].purchaseDate
             let paidEnd = max(start, history[index].expiresDate ?? start)
@@ -52,6 +88,11 @@ public struct SubscriptionFacts: Sendable {
             var end = paidEnd
             if let revoked = revocation?.date, revoked < end { end = max(start, revoked) }
             if let nextStart, nextStart < end { end = max(start, nextStart) }
+            guard index >= first else {
+                if !isTrial { paidSpans.append((start, end)) }
+                continue
+            }
+            let nextStep = hasNext ? TransactionStep(history, at: index + 1) : nil
             writer.use(history[index])
 
             if isTrial {

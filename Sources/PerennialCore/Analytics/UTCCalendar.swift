@@ -52,8 +52,11 @@ public enum UTCCalendar {
         let startDay = Int((seconds / 86_400).rounded(.down))
         let timeOfDay = seconds - TimeInterval(startDay) * 86_400
         let civilDate = civil(day: startDay)
-        let target = month(months, after: self.day(year: civilDate.year, month: civilDate.month, day: 1))
-        let nextMonth = month(1, after: target)
+        // One conversion to a civil date and two back: a subscription's facts add months to a
+        // date a dozen times.
+        let index = civilDate.year * 12 + civilDate.month - 1 + months
+        let target = day(year: index / 12, month: index % 12 + 1, day: 1)
+        let nextMonth = day(year: (index + 1) / 12, month: (index + 1) % 12 + 1, day: 1)
         let targetDay = target + min(civilDate.day, nextMonth - target) - 1
         return Date(timeIntervalSince1970: TimeInterval(targetDay) * 86_400 + timeOfDay)
     }

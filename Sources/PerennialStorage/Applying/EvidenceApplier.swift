@@ -92,8 +92,7 @@ public struct EvidenceApplier: Sendable {
     private func countAnalytics(_ touched: [String], stored: RecordSet, merged: RecordSet, into plan: inout WritePlan) {
         let facts = SubscriptionFacts(catalog: engine.catalog)
         for id in Set(touched) {
-            if let ledger = merged.ledger(originalTransactionID: id) { facts.add(ledger, to: &plan.analytics) }
-            if let ledger = stored.ledger(originalTransactionID: id) { facts.add(ledger, to: &plan.analytics, times: -1) }
+            facts.addChange(from: stored.ledger(originalTransactionID: id), to: merged.ledger(originalTransactionID: id), to: &plan.analytics)
         }
     }
 
