@@ -134,7 +134,6 @@ public struct AnalyticsCounters: Sendable {
         }
     }
 
-
     /// The day (days since 1970-01-01 UTC) an instant falls on.
     public static func day(of date: Date) -> Int {
         Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
