@@ -4,14 +4,19 @@ public import Foundation
 /// can be read by either and rows compare byte for byte.
 ///
 /// Keys are sorted so equal values give equal bytes; dates keep full `Double` precision. Rows are
-/// read back with ``StorageJSONDecoder`` (what Foundation's decoder would give, faster).
+/// written with ``StorageJSONEncoder`` and read back with ``StorageJSONDecoder``: what Foundation's
+/// encoder and decoder would give, faster.
 public enum StorageJSON {
     /// Encodes a value for a JSON column.
     public static func encode(_ value: some Encodable, what: String) throws(StorageError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         do {
-            return try encoder.encode(value)
+            do {
+                return try StorageJSONEncoder.encode(value)
+            } catch is StorageJSONEncoder.Unsupported {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                return try encoder.encode(value)
+            }
         } catch {
             throw .encoding(what: what, reason: "\(error)")
         }

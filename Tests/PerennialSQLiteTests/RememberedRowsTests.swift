@@ -9,7 +9,9 @@ import Testing
 /// Rows are encoded through `DecodedRecordCache`, which remembers each value under the text it
 /// wrote so the next apply reads it back without decoding. That is only sound if every stored row
 /// decodes afresh to the very value remembered for it: here a lifecycle is applied, then every
-/// record and view row is decoded with a fresh `JSONDecoder` and compared with the cache's answer.
+/// record and view row is decoded with a fresh `JSONDecoder` and compared with the cache's answer,
+/// and every JSON row is the bytes Foundation's encoder writes for what it decodes to (rows are
+/// written with Perennial's own encoder, which must not differ).
 @Suite struct RememberedRowsTests {
     @Test func everyWrittenRowDecodesToTheValueRememberedForIt() async throws {
         let storage = try SQLiteStorage.inMemory()
@@ -30,10 +32,20 @@ import Testing
             (
                 transactions: try String.fetchAll(db, sql: "SELECT record FROM transactions"),
                 renewalInfos: try String.fetchAll(db, sql: "SELECT record FROM renewal_infos"),
-                views: try String.fetchAll(db, sql: "SELECT view FROM subscriber_views")
+                views: try String.fetchAll(db, sql: "SELECT view FROM subscriber_views"),
+                audit: try String.fetchAll(db, sql: "SELECT detail FROM audit")
             )
         }
-        #expect(rows.transactions.count == 2 && rows.renewalInfos.count == 1 && rows.views.count == 1)
+        #expect(rows.transactions.count == 2 && rows.renewalInfos.count == 1 && rows.views.count == 1 && rows.audit.count >= 3)
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys]
+        func foundationBytes<T: Codable>(_ type: T.Type, _ json: String) throws -> String {
+            String(decoding: try foundation.encode(try JSONDecoder().decode(type, from: Data(json.utf8))), as: UTF8.self)
+        }
+        for json in rows.transactions { #expect(try foundationBytes(Transaction.self, json) == json) }
+        for json in rows.renewalInfos { #expect(try foundationBytes(RenewalInfo.self, json) == json) }
+        for json in rows.views { #expect(try foundationBytes(SubscriberView.self, json) == json) }
+        for json in rows.audit { #expect(try foundationBytes(AuditDetail.self, json) == json) }
         let cache = DecodedRecordCache.shared
         for json in rows.transactions {
             #expect(try cache.transaction(fromJSON: json, key: "t") == JSONDecoder().decode(Transaction.self, from: Data(json.utf8)))
