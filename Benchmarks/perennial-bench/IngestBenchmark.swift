@@ -102,6 +102,32 @@ enum IngestBenchmark {
             note: String(format: "%.2f× floor (target ≤ 1.5×)", ingestMicroseconds / floorMicroseconds))
         let purchases = try await clientPurchases(pipeline: pipeline, traffic: traffic, now: now, iterations: iterations / 2, rounds: rounds)
         return [es256, commit, floor, verify, apply, ingest] + purchases
+            + (try await encodings(of: verified[0].records, view: app.applier.engine.view(of: RecordSet(verified[0].records), at: now), iterations: iterations, rounds: rounds))
+    }
+
+    /// The JSON an apply writes for a new subscription (its transaction, renewal info and view),
+    /// encoded by Foundation's `JSONEncoder` as rows were before, and by `StorageJSON` as they are.
+    static func encodings(of records: EvidenceRecords, view: SubscriberView, iterations: Int, rounds: Int) async throws -> [BenchmarkRow] {
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys]
+        let before = try await measure("encode the apply's rows with Foundation's JSONEncoder", iterations: iterations, rounds: rounds) {
+            for transaction in records.transactions { blackHole(try foundation.encode(transaction)) }
+            for info in records.renewalInfos { blackHole(try foundation.encode(info)) }
+            blackHole(try foundation.encode(view))
+        }
+        let t = records.transactions[0]
+        let x1 = try await measure("X foundation transaction", iterations: iterations, rounds: rounds) { blackHole(try foundation.encode(t)) }
+        let x2 = try await measure("X own transaction", iterations: iterations, rounds: rounds) { blackHole(try StorageJSON.encode(t, what: "b")) }
+        let x3 = try await measure("X foundation view", iterations: iterations, rounds: rounds) { blackHole(try foundation.encode(view)) }
+        let x4 = try await measure("X own view", iterations: iterations, rounds: rounds) { blackHole(try StorageJSON.encode(view, what: "b")) }
+        print(x1.microsecondsPerOperation, x2.microsecondsPerOperation, x3.microsecondsPerOperation, x4.microsecondsPerOperation, try foundation.encode(view).count, try foundation.encode(t).count)
+        var after = try await measure("the same with StorageJSON (own encoder, same bytes)", iterations: iterations, rounds: rounds) {
+            for transaction in records.transactions { blackHole(try StorageJSON.encode(transaction, what: "bench")) }
+            for info in records.renewalInfos { blackHole(try StorageJSON.encode(info, what: "bench")) }
+            blackHole(try StorageJSON.encode(view, what: "bench"))
+        }
+        after.note = String(format: "%.1f× faster", before.microsecondsPerOperation / after.microsecondsPerOperation)
+        return [before, after]
     }
 
     /// A client purchase as `POST /v1/subscribers/{id}/transactions` runs it, without HTTP: the

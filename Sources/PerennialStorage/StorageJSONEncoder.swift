@@ -36,10 +36,13 @@ enum StorageJSONEncoder {
     }
 
     /// The output and the containers still open in it.
+    ///
+    /// Its state is `@exclusivity(unchecked)`: one encode touches it from one thread, and the
+    /// dynamic checks of every access to a class's stored property were a third of the time.
     final class Writer {
-        fileprivate(set) var bytes: [UInt8] = []
+        @exclusivity(unchecked) fileprivate(set) var bytes: [UInt8] = []
         /// Why the value cannot be streamed, set where Codable gives no way to throw.
-        fileprivate(set) var unsupported: String?
+        @exclusivity(unchecked) fileprivate(set) var unsupported: String?
 
         private struct Open {
             let id: Int
@@ -53,15 +56,43 @@ enum StorageJSONEncoder {
 
         private struct Member {
             let key: String
+            /// The key's first eight UTF-8 bytes, big-endian: most keys differ there, so most
+            /// comparisons are one integer comparison.
+            let prefix: UInt64
             /// Where the key's opening quote is (after the comma).
             let start: Int
+
+            init(key: String, start: Int) {
+                var key = key
+                var prefix: UInt64 = 0
+                key.withUTF8 { utf8 in
+                    for index in 0..<8 { prefix = prefix << 8 | UInt64(index < utf8.count ? utf8[index] : 0) }
+                }
+                self.key = key
+                self.prefix = prefix
+                self.start = start
+            }
+
+            /// Whether this key's UTF-8 bytes sort before `other`'s; nil when they are equal.
+            func precedes(_ other: Member) -> Bool? {
+                if prefix != other.prefix { return prefix < other.prefix }
+                var (a, b) = (key, other.key)
+                return a.withUTF8 { a in
+                    b.withUTF8 { b in
+                        let shared = min(a.count, b.count)
+                        let order = shared == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, shared)
+                        return order != 0 ? order < 0 : a.count == b.count ? nil : a.count < b.count
+                    }
+                }
+            }
         }
 
-        private var open: [Open] = []
+        @exclusivity(unchecked) private var open: [Open] = []
         /// The members of every open object, outermost first.
-        private var members: [Member] = []
-        private var scratch: [UInt8] = []
-        private var nextID = 0
+        @exclusivity(unchecked) private var members: [Member] = []
+        @exclusivity(unchecked) private var scratch: [UInt8] = []
+        @exclusivity(unchecked) private var order: [Int] = []
+        @exclusivity(unchecked) private var nextID = 0
 
         init() {
             bytes.reserveCapacity(1_024)
@@ -210,15 +241,22 @@ enum StorageJSONEncoder {
         private func sortMembers(of container: Open) {
             let first = container.firstMember
             guard members.count - first > 1 else { return }
-            var order = Array(first..<members.count)
             var sorted = true
-            for index in order.dropFirst() {
-                let (previous, key) = (members[index - 1].key, members[index].key)
-                if previous == key { fail("a key written twice") }
-                if !previous.utf8.lexicographicallyPrecedes(key.utf8) { sorted = false }
+            for index in (first + 1)..<members.count {
+                switch members[index - 1].precedes(members[index]) {
+                case true?: continue
+                case false?: sorted = false
+                case nil: fail("a key written twice")
+                }
             }
             guard !sorted else { return }
-            order.sort { members[$0].key.utf8.lexicographicallyPrecedes(members[$1].key.utf8) }
+            // An insertion sort: objects have a few dozen members at most.
+            order.removeAll(keepingCapacity: true)
+            for index in first..<members.count {
+                var position = order.count
+                while position > 0, members[index].precedes(members[order[position - 1]]) == true { position -= 1 }
+                order.insert(index, at: position)
+            }
             let contentStart = container.bracket + 1
             let end = bytes.count
             scratch.removeAll(keepingCapacity: true)
