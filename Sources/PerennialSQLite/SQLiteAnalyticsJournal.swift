@@ -3,52 +3,71 @@ import GRDB
 import PerennialCore
 import PerennialStorage
 
-/// Where an apply's change to the analytics counters goes on SQLite: one appended row, folded into
-/// `analytics_counters` every ``foldEvery`` applies.
+/// Where an apply's change to the analytics counters goes on SQLite: into the evidence row the
+/// apply inserts anyway, folded into `analytics_counters` every ``foldEvery`` evidence rows.
 ///
 /// An apply changes a few dozen counters spread over the days a subscription's periods start and
 /// end. Adding them to the counters table in the apply's transaction dirtied a leaf page per few
 /// rows, and SQLite writes each dirty page whole to the WAL at every commit: that, not computing
-/// the change, made maintaining the counters cost an apply about half again. Appended, the change
-/// is one short row on the table's last page; folding many changes at once sums them in memory
-/// first (most share today's counters) and writes each counter page once for all of them.
+/// the change, made maintaining the counters cost an apply about half again. A row of its own in a
+/// journal table still cost a statement and a page per commit; in the evidence row it is a few
+/// hundred bytes more on a page the commit writes anyway. Folding many changes at once sums them
+/// in memory first (most share today's counters) and writes each counter page once for all of them.
 ///
-/// Nothing is lost or counted twice: the row is written in the apply's transaction, the fold
-/// deletes exactly the rows it adds in its own, and a read sums the counters and the rows not yet
-/// folded in one snapshot.
+/// Nothing is lost or counted twice: the change is written in the apply's transaction, the fold
+/// adds exactly the evidence rows after `analytics_folded.through_evidence_id` and moves that
+/// mark past them in its own, and a read sums the counters and the changes after the mark in one
+/// snapshot. Evidence rows are never deleted, and their ids only grow (`AUTOINCREMENT`).
 enum SQLiteAnalyticsJournal {
-    /// Applies between two folds: the most rows a read has to decode beside the counters.
+    /// Evidence rows between two folds: the most changes a read has to decode beside the counters.
     static let foldEvery: Int64 = 256
 
-    /// Appends `change` (an apply's new contributions minus its old); folds the journal when it has
-    /// reached ``foldEvery`` rows. A row id restarts at 1 in an empty table, so the new row's id
-    /// is how many rows the journal holds.
-    static func append(_ change: AnalyticsCounters, app: String, _ db: Database) throws {
-        guard !change.isEmpty else { return }
-        try db.cachedStatement(sql: "INSERT INTO analytics_changes (app_bundle_id, changes) VALUES (?, ?)")
-            .execute(arguments: [app, encode(change)])
-        if db.lastInsertedRowID >= foldEvery { try fold(db) }
+    /// The bytes to store in the evidence row of an apply that changed `change`; nil for none.
+    static func column(for change: AnalyticsCounters) -> Data? {
+        change.isEmpty ? nil : encode(change)
     }
 
-    /// Adds every journal row to the counters table and deletes it.
+    /// Folds the changes when the evidence row just inserted is the ``foldEvery``-th since the
+    /// last fold could have been.
+    static func foldIfDue(after evidenceID: Int64, _ db: Database) throws {
+        if evidenceID % foldEvery == 0 { try fold(db) }
+    }
+
+    /// Adds every change after the mark to the counters and moves the mark to the last evidence row.
     static func fold(_ db: Database) throws {
-        var sums: [String: AnalyticsCounters] = [:]
-        var last: Int64 = 0
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, app_bundle_id, changes FROM analytics_changes ORDER BY id"))
-        while let row = try rows.next() {
-            last = row[0]
-            try decode(row[2], id: last, into: &sums[row[1], default: AnalyticsCounters()])
-        }
-        guard last > 0 else { return }
-        for (app, counters) in sums { try SQLiteRows.addAnalytics(counters.storedRows, app: app, db) }
-        try db.cachedStatement(sql: "DELETE FROM analytics_changes WHERE id <= ?").execute(arguments: [last])
+        try addToCounters(
+            Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, app_bundle_id, analytics_change FROM evidence
+                        WHERE id > (SELECT through_evidence_id FROM analytics_folded) AND analytics_change IS NOT NULL
+                        """)), db)
+        try markFolded(db)
     }
 
-    /// The sum of the rows not folded yet for one app.
+    /// Adds the changes of `rows` of `table` (id, app bundle id, the change's bytes) to the
+    /// counters, summed in memory first.
+    static func addToCounters(_ rows: RowCursor, of table: String = "evidence", _ db: Database) throws {
+        var sums: [String: AnalyticsCounters] = [:]
+        while let row = try rows.next() { try decode(row[2], id: row[0], of: table, into: &sums[row[1], default: AnalyticsCounters()]) }
+        for (app, counters) in sums { try SQLiteRows.addAnalytics(counters.storedRows, app: app, db) }
+    }
+
+    /// Marks every change stored so far as counted: after a fold, or a rebuild that derived the
+    /// counters from the records.
+    static func markFolded(_ db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE analytics_folded SET through_evidence_id = (SELECT COALESCE(MAX(id), 0) FROM evidence)").execute()
+    }
+
+    /// The sum of the changes not folded yet for one app.
     static func pending(app: String, _ db: Database) throws -> AnalyticsCounters {
         var sum = AnalyticsCounters()
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT id, changes FROM analytics_changes WHERE app_bundle_id = ?"), arguments: [app])
+            db.cachedStatement(
+                sql: """
+                    SELECT id, analytics_change FROM evidence
+                    WHERE id > (SELECT through_evidence_id FROM analytics_folded) AND app_bundle_id = ? AND analytics_change IS NOT NULL
+                    """), arguments: [app])
         while let row = try rows.next() { try decode(row[1], id: row[0], into: &sum) }
         return sum
     }
@@ -95,8 +114,8 @@ enum SQLiteAnalyticsJournal {
     /// read's sum, not through counters of their own).
     /// - Throws: ``PerennialStorage/StorageError/corruptRow(table:key:reason:)`` for bytes it did
     ///   not write; `counters` may then hold part of the row.
-    static func decode(_ data: Data, id: Int64, into counters: inout AnalyticsCounters) throws(StorageError) {
-        let corrupt = { (reason: String) in StorageError.corruptRow(table: "analytics_changes", key: "\(id)", reason: reason) }
+    static func decode(_ data: Data, id: Int64, of table: String = "evidence", into counters: inout AnalyticsCounters) throws(StorageError) {
+        let corrupt = { (reason: String) in StorageError.corruptRow(table: table, key: "\(id)", reason: reason) }
         var position = data.startIndex
         func varint() throws(StorageError) -> UInt64 {
             var value: UInt64 = 0

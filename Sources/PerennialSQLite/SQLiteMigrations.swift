@@ -15,6 +15,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("analytics-v1-counters", migrate: addAnalyticsCounters)
         migrator.registerMigration("consumption-requests", migrate: addConsumptionRequests)
         migrator.registerMigration("analytics-v2-journal", migrate: addAnalyticsJournal)
+        migrator.registerMigration("analytics-v3-changes-in-evidence", migrate: moveAnalyticsChangesIntoEvidence)
         return migrator
     }
 
@@ -219,6 +220,23 @@ enum SQLiteMigrations {
                     app_bundle_id TEXT NOT NULL,
                     changes BLOB NOT NULL
                 );
+                """)
+    }
+
+    /// An apply's analytics change moves into its evidence row, and the changes after
+    /// `through_evidence_id` are those not folded yet (``SQLiteAnalyticsJournal``); the journal
+    /// table's rows are folded into the counters first.
+    private static func moveAnalyticsChangesIntoEvidence(_ db: Database) throws {
+        try SQLiteAnalyticsJournal.addToCounters(Row.fetchCursor(db, sql: "SELECT id, app_bundle_id, changes FROM analytics_changes"), of: "analytics_changes", db)
+        try db.execute(
+            sql: """
+                DROP TABLE analytics_changes;
+                ALTER TABLE evidence ADD COLUMN analytics_change BLOB;
+                CREATE TABLE analytics_folded (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    through_evidence_id INTEGER NOT NULL
+                );
+                INSERT INTO analytics_folded (id, through_evidence_id) VALUES (1, (SELECT COALESCE(MAX(id), 0) FROM evidence));
                 """)
     }
 

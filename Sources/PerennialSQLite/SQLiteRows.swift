@@ -6,15 +6,15 @@ import PerennialStorage
 /// The statements of the apply path and of the subscriber reads, all through GRDB's statement cache
 /// (prepared once per connection), with rows mapped to and from the shared record types.
 enum SQLiteRows {
-    static func insert(_ evidence: IncomingEvidence, _ db: Database) throws -> Int64 {
+    static func insert(_ evidence: IncomingEvidence, analyticsChange: Data?, _ db: Database) throws -> Int64 {
         try db.cachedStatement(
             sql: """
-                INSERT INTO evidence (app_bundle_id, kind, idempotency_key, raw, received_at, presented_by, environment)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO evidence (app_bundle_id, kind, idempotency_key, raw, received_at, presented_by, environment, analytics_change)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             evidence.appBundleID, evidence.kind.rawValue, evidence.idempotencyKey, evidence.raw,
-            evidence.receivedAt.timeIntervalSince1970, evidence.presentedBy?.rawValue, evidence.environment.rawValue,
+            evidence.receivedAt.timeIntervalSince1970, evidence.presentedBy?.rawValue, evidence.environment.rawValue, analyticsChange,
         ])
         return db.lastInsertedRowID
     }
@@ -154,7 +154,6 @@ enum SQLiteRows {
                 check.dueAt?.timeIntervalSince1970, check.sweptUntil?.timeIntervalSince1970, receiptEvidenceID,
             ])
         }
-        try SQLiteAnalyticsJournal.append(plan.analytics, app: app, db)
         for entry in plan.audit { try insert(entry, evidenceID: evidenceID, db) }
     }
 

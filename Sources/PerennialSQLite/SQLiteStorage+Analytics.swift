@@ -62,7 +62,7 @@ extension SQLiteStorage {
 
     /// Reads the subscriptions in batches of their original transaction ids (each with the app of
     /// the evidence that last touched it, kept by the reconciliation schedule), sums their facts in
-    /// memory, and replaces the table (emptying the journal of changes not folded yet,
+    /// memory, and replaces the table (marking the changes not folded yet as counted,
     /// ``SQLiteAnalyticsJournal``) in one transaction.
     ///
     /// Decoding each record's JSON is nearly all of the cost, so each batch's rows are read on the
@@ -107,7 +107,8 @@ extension SQLiteStorage {
                     })
             }
             let (counters, subscriptions) = try sums.finish()
-            try db.execute(sql: "DELETE FROM analytics_counters; DELETE FROM analytics_changes")
+            try db.execute(sql: "DELETE FROM analytics_counters")
+            try SQLiteAnalyticsJournal.markFolded(db)
             var rows = 0
             for (app, appCounters) in counters {
                 let stored = appCounters.storedRows

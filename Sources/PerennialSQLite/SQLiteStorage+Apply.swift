@@ -3,8 +3,9 @@ import GRDB
 public import PerennialStorage
 
 extension SQLiteStorage {
-    /// One write transaction: idempotency check, evidence row, snapshot, plan, writes. Any error —
-    /// the applier's or the database's — rolls all of it back, evidence row included.
+    /// One write transaction: idempotency check, snapshot, plan, evidence row (with the plan's
+    /// analytics change, ``SQLiteAnalyticsJournal``), writes. Any error — the applier's or the
+    /// database's — rolls all of it back, evidence row included.
     public func apply(_ evidence: IncomingEvidence, with applier: EvidenceApplier, now: Date) async throws(StorageError) -> ApplyResult {
         try await write("apply evidence \(evidence.idempotencyKey)") { db in
             if let existing = try Int64.fetchOne(
@@ -12,10 +13,11 @@ extension SQLiteStorage {
             {
                 return .duplicate(evidenceID: existing)
             }
-            let evidenceID = try SQLiteRows.insert(evidence, db)
             let snapshot = try SQLiteRows.snapshot(for: evidence, db)
             let plan = try applier.plan(for: evidence, snapshot: snapshot, now: now)
+            let evidenceID = try SQLiteRows.insert(evidence, analyticsChange: SQLiteAnalyticsJournal.column(for: plan.analytics), db)
             try SQLiteRows.write(plan, evidenceID: evidenceID, now: now, db)
+            try SQLiteAnalyticsJournal.foldIfDue(after: evidenceID, db)
             return .applied(
                 AppliedEvidence(evidenceID: evidenceID, views: plan.views, events: plan.outbox, ownershipChanges: plan.ownershipChanges))
         }

@@ -6,9 +6,10 @@ import PerennialStorage
 import PerennialStorageContract
 import Testing
 
-/// The journal of analytics changes on SQLite: a read finds the same figures before and after a
-/// fold, the journal folds itself every ``SQLiteAnalyticsJournal/foldEvery`` applies, and a row's
-/// bytes read back as the counters written (or as a typed error).
+/// The journal of analytics changes on SQLite (each in its apply's evidence row): a read finds the
+/// same figures before and after a fold, the journal folds itself every
+/// ``SQLiteAnalyticsJournal/foldEvery`` evidence rows, and a change's bytes read back as the
+/// counters written (or as a typed error).
 @Suite struct SQLiteAnalyticsJournalTests {
     private typealias P = AnalyticsPopulation
 
@@ -19,8 +20,16 @@ import Testing
         return storage
     }
 
+    /// Evidence rows whose change is not folded yet.
     private func journalRows(_ queue: DatabaseQueue) async throws -> Int {
-        try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM analytics_changes") ?? -1 }
+        try await queue.read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM evidence
+                    WHERE id > (SELECT through_evidence_id FROM analytics_folded) AND analytics_change IS NOT NULL
+                    """) ?? -1
+        }
     }
 
     /// Counters read with the changes still in the journal equal those read after folding them,
@@ -96,7 +105,7 @@ import Testing
                 #expect(read.values.allSatisfy { counters.values[$0.key] == $0.value })
             } catch {
                 guard case .corruptRow(let table, let key, _) = error else { throw error }
-                #expect(table == "analytics_changes" && key == "7")
+                #expect(table == "evidence" && key == "7")
             }
         }
     }

@@ -29,4 +29,36 @@ import Testing
             #expect(timeline.first?.entry.detail.originalTransactionIDs == ["1000"])
         }
     }
+
+    /// A journal of analytics changes not folded yet (the table before the changes moved into the
+    /// evidence rows) is added to the counters, once, and the evidence before it counts as folded.
+    @Test func anAnalyticsJournalIsFoldedWhenChangesMoveIntoTheEvidence() async throws {
+        try await withTemporarySQLiteFile { path in
+            var change = AnalyticsCounters()
+            change.add(3, to: AnalyticsCounters.Key(environment: .production, metric: .newPaid, day: 20_500, productID: "pro", storefront: "USA", currency: ""))
+            let bytes = SQLiteAnalyticsJournal.encode(change)
+            do {
+                let old = try DatabaseQueue(path: path)
+                try SQLiteMigrations.migrator.migrate(old, upTo: "analytics-v2-journal")
+                try await old.write { db in
+                    try db.execute(
+                        sql: "INSERT INTO evidence (id, app_bundle_id, kind, idempotency_key, raw, received_at, environment) VALUES (9, 'b', 'receipt', 'k', x'00', 1, 'Production')")
+                    for id in 1...2 {
+                        try db.execute(
+                            sql: "INSERT INTO analytics_changes (id, app_bundle_id, changes) VALUES (?, 'b', ?)",
+                            arguments: [id, bytes])
+                    }
+                }
+            }
+            let storage = try SQLiteStorage(path: path)
+            try await storage.migrate()
+            for dimension in AnalyticsDimension.allCases {
+                let rows = try await storage.analyticsCounters(
+                    AnalyticsCounterRequest(appBundleID: "b", environment: .production, dimension: dimension, fromDay: 20_000, throughDay: 21_000))
+                #expect(rows.filter { $0.value != 0 }.map { "\($0.metric) \($0.day) \($0.value)" } == ["\(AnalyticsMetric.newPaid) 20500 6"])
+            }
+            let folded = try await storage.writer.read { db in try Int64.fetchOne(db, sql: "SELECT through_evidence_id FROM analytics_folded") }
+            #expect(folded == 9)
+        }
+    }
 }
