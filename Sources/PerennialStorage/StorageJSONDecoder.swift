@@ -61,6 +61,11 @@ enum StorageJSONDecoder {
                 guard let data = Data(base64Encoded: try string(at: node, key: key)) else { throw mismatch(T.self, at: node, key: key) }
                 return data as! T
             }
+            if T.self == UUID.self {
+                let uuidString = try string(at: node, key: key)
+                guard let uuid = Self.uuid(uuidString) ?? UUID(uuidString: uuidString) else { throw mismatch(T.self, at: node, key: key) }
+                return uuid as! T
+            }
             if T.self == URL.self {
                 guard let url = URL(string: try string(at: node, key: key)) else { throw mismatch(T.self, at: node, key: key) }
                 return url as! T
@@ -96,8 +101,77 @@ enum StorageJSONDecoder {
         }
 
         func double(at node: Int, key: (any CodingKey)?) throws -> Double {
-            guard nodes[node].kind == .number, let value = Double(text(at: node)), value.isFinite else { throw mismatch(Double.self, at: node, key: key) }
+            guard nodes[node].kind == .number else { throw mismatch(Double.self, at: node, key: key) }
+            if let exact = exactDouble(nodes[node].start, nodes[node].end) { return exact }
+            guard let value = Double(text(at: node)), value.isFinite else { throw mismatch(Double.self, at: node, key: key) }
             return value
+        }
+
+        /// Clinger's fast path, for the numbers a date is stored as (`788076668.397`): when the
+        /// digits, read as an integer, are exact in a `Double` (at most 15 of them) and so is the
+        /// power of ten (at most 22), one multiplication or division rounds correctly, as `strtod`
+        /// would. Nil for anything else, which `strtod` reads.
+        private func exactDouble(_ start: Int, _ end: Int) -> Double? {
+            bytes.withUnsafeBufferPointer { bytes in
+                var index = start
+                let negative = bytes[index] == UInt8(ascii: "-")
+                if negative { index += 1 }
+                var mantissa: UInt64 = 0
+                var digits = 0
+                var exponent = 0
+                var inFraction = false
+                while index < end {
+                    let byte = bytes[index]
+                    if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                        mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                        digits += 1
+                        if inFraction { exponent -= 1 }
+                        guard digits <= 15 else { return nil }
+                    } else if byte == UInt8(ascii: "."), !inFraction {
+                        inFraction = true
+                    } else {
+                        // An exponent: left to strtod.
+                        return nil
+                    }
+                    index += 1
+                }
+                guard exponent >= -22 else { return nil }
+                let value = exponent < 0 ? Double(mantissa) / Self.powersOfTen[-exponent] : Double(mantissa)
+                return negative ? -value : value
+            }
+        }
+
+        private static let powersOfTen: [Double] = (0...22).map { Double(sign: .plus, exponent: 0, significand: 1) * pow(10, Double($0)) }
+
+        /// A UUID in its 36-character form (what `uuidString` writes), without the `sscanf` that
+        /// `UUID(uuidString:)` runs on Linux; nil for anything else, which that initializer reads.
+        static func uuid(_ text: String) -> UUID? {
+            var text = text
+            return text.withUTF8 { utf8 -> UUID? in
+                guard utf8.count == 36 else { return nil }
+                var bytes = [UInt8](repeating: 0, count: 16)
+                var index = 0
+                for byte in 0..<16 {
+                    if index == 8 || index == 13 || index == 18 || index == 23 {
+                        guard utf8[index] == UInt8(ascii: "-") else { return nil }
+                        index += 1
+                    }
+                    guard let high = hexDigit(utf8[index]), let low = hexDigit(utf8[index + 1]) else { return nil }
+                    bytes[byte] = high << 4 | low
+                    index += 2
+                }
+                return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            }
+        }
+
+        private static func hexDigit(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
         }
 
         func integer<I: FixedWidthInteger>(_ type: I.Type, at node: Int, key: (any CodingKey)?) throws -> I {
@@ -195,22 +269,25 @@ enum StorageJSONDecoder {
         func member(_ key: some CodingKey, of node: Int) -> Int? {
             var name = key.stringValue
             return name.withUTF8 { name in
-                var child = node + 1
-                let end = nodes[node].next
-                while child < end {
-                    let keyNode = nodes[child]
-                    if keyNode.kind == .string {
-                        if keyNode.end - keyNode.start == name.count, bytes.withUnsafeBufferPointer({ bytes in
-                            memcmp(bytes.baseAddress! + keyNode.start, name.baseAddress!, name.count) == 0
-                        }) {
+                bytes.withUnsafeBufferPointer { bytes in
+                    var child = node + 1
+                    let end = nodes[node].next
+                    while child < end {
+                        let keyNode = nodes[child]
+                        if keyNode.kind == .string {
+                            // Length, then the first byte, then the rest: most keys differ early.
+                            if keyNode.end - keyNode.start == name.count,
+                                name.isEmpty || (bytes[keyNode.start] == name[0] && memcmp(bytes.baseAddress! + keyNode.start, name.baseAddress!, name.count) == 0)
+                            {
+                                return child + 1
+                            }
+                        } else if (try? unescape(keyNode.start, keyNode.end))?.utf8.elementsEqual(name) == true {
                             return child + 1
                         }
-                    } else if (try? unescape(keyNode.start, keyNode.end))?.utf8.elementsEqual(name) == true {
-                        return child + 1
+                        child = nodes[child + 1].next
                     }
-                    child = nodes[child + 1].next
+                    return nil
                 }
-                return nil
             }
         }
 
@@ -324,24 +401,45 @@ enum StorageJSONDecoder {
 
         private mutating func parseString(_ position: inout Int) throws {
             let start = position + 1
-            var cursor = start
-            var escaped = false
-            while cursor < bytes.count {
-                let byte = bytes[cursor]
-                if byte == UInt8(ascii: "\"") {
-                    nodes.append(Tape.Node(kind: escaped ? .escapedString : .string, start: start, end: cursor, next: nodes.count + 1, count: 0))
-                    position = cursor + 1
-                    return
-                }
-                if byte == UInt8(ascii: "\\") {
-                    escaped = true
+            // The scan reads the buffer without a bounds check per byte: strings are most of a record.
+            let (end, escaped, control) = bytes.withUnsafeBufferPointer { bytes -> (Int?, Bool, Int?) in
+                var cursor = start
+                var escaped = false
+                while cursor < bytes.count {
+                    // Eight bytes at a time while none is a quote, a backslash or a control character.
+                    if cursor + 8 <= bytes.count {
+                        let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + cursor).loadUnaligned(as: UInt64.self))
+                        if !Self.hasQuoteBackslashOrControl(word) {
+                            cursor += 8
+                            continue
+                        }
+                    }
+                    let byte = bytes[cursor]
+                    if byte == UInt8(ascii: "\"") { return (cursor, escaped, nil) }
+                    if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                        cursor += 1
+                    } else if byte < 0x20 {
+                        return (nil, escaped, cursor)
+                    }
                     cursor += 1
-                } else if byte < 0x20 {
-                    throw Tape.corrupt("a control character in a string", at: cursor)
                 }
-                cursor += 1
+                return (nil, escaped, nil)
             }
-            throw Tape.corrupt("a string does not end", at: position)
+            if let control { throw Tape.corrupt("a control character in a string", at: control) }
+            guard let end else { throw Tape.corrupt("a string does not end", at: position) }
+            nodes.append(Tape.Node(kind: escaped ? .escapedString : .string, start: start, end: end, next: nodes.count + 1, count: 0))
+            position = end + 1
+        }
+
+        /// Whether any byte of `word` is `"`, `\\` or below 0x20 (the bit tricks that find a zero or
+        /// smaller byte in a word without looking at each).
+        private static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+            let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
+            return below0x20 || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
         }
 
         private mutating func parseLiteral(_ position: inout Int, _ literal: StaticString, _ kind: Tape.Kind) throws {

@@ -78,6 +78,33 @@ import Testing
         #expect(try Self.decode([String: [String]].self, #"{"a":[],"b":["x"]}"#) == ["a": [], "b": ["x"]])
     }
 
+    /// Numbers as Foundation writes them read back to the same bits (those with few digits
+    /// through the exact fast path, the rest through `strtod`), UUIDs in either case, and a
+    /// control character is refused wherever it falls in a long string.
+    @Test func numbersUUIDsAndLongStringsReadBackExactly() throws {
+        var generator = SystemRandomNumberGenerator()
+        var doubles: [Double] = [0, -0.0, 1, -1, 0.1, 1e-7, 1e15, 1e22, 1e23, 123_456_789_012_345, 1_234_567_890_123_456, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        doubles += (0..<2_000).map { _ in Double(bitPattern: generator.next() & ~(0x7FF << 52) | (UInt64.random(in: 0x300...0x4FF) << 52)) }
+        doubles += (0..<2_000).map { _ in Double(Int64.random(in: -1_000_000_000_000...1_000_000_000_000)) / 1_000 }
+        let encoder = JSONEncoder()
+        let decoded = try StorageJSON.decode([Double].self, from: try encoder.encode(doubles), table: "test", key: "k")
+        #expect(decoded.map(\.bitPattern) == doubles.map(\.bitPattern))
+        #expect(try Self.decode([Double].self, "[0.000000000000000000001, 123456789012345.6, 1.5e3, 0.1234567890123456789]").map(\.bitPattern)
+            == [1e-21, 123_456_789_012_345.6, 1_500, 0.123_456_789_012_345_678_9].map(\.bitPattern))
+        let uuids = (0..<50).map { _ in UUID() }
+        #expect(try StorageJSON.decode([UUID].self, from: try encoder.encode(uuids), table: "test", key: "k") == uuids)
+        #expect(try Self.decode(UUID.self, "\"\(uuids[0].uuidString.lowercased())\"") == uuids[0])
+        #expect(throws: StorageError.self) { try Self.decode(UUID.self, #""E621E1F8-C36C-495A-93FC-0C247A3E6E5""#) }
+        #expect(throws: StorageError.self) { try Self.decode(UUID.self, #""E621E1F8xC36C-495A-93FC-0C247A3E6E5F""#) }
+        let long = String(repeating: "abcdefgh/é", count: 7)
+        for position in 0..<long.utf8.count {
+            var bytes = Array("\"\(long)\"".utf8)
+            #expect(try StorageJSON.decode(String.self, from: Data(bytes), table: "test", key: "k") == long)
+            bytes[position + 1] = 0x1F
+            #expect(throws: StorageError.self) { try StorageJSON.decode(String.self, from: Data(bytes), table: "test", key: "k") }
+        }
+    }
+
     @Test func whatIsNotJSONOrNotTheTypeIsATypedError() throws {
         let valid = String(decoding: try StorageJSON.encode(Self.transaction(3), what: "test"), as: UTF8.self)
         // Every truncation of a stored record fails, as a corrupt row naming its table and key.
