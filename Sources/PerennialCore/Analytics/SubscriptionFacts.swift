@@ -27,7 +27,7 @@ public struct SubscriptionFacts: Sendable {
 
     /// Adds one ledger's contribution to `counters`, times `sign` (−1 takes it away).
     public func add(_ ledger: SubscriptionLedger, to counters: inout AnalyticsCounters, times sign: Int64 = 1) {
-        add(ledger, to: &counters, times: sign, countingFrom: 0)
+        add(ledger, to: &counters, times: sign, countingFrom: 0, cohort: true)
     }
 
     /// Adds what changed between a subscription's old and new ledgers: the new contribution minus
@@ -36,11 +36,13 @@ public struct SubscriptionFacts: Sendable {
     /// A period's counters depend only on its transaction, its neighbours, the first paid period
     /// and (for the last) the renewal info; so the periods of a shared history whose next period
     /// is shared too count the same in both and cancel, and are not counted at all: a renewal
-    /// adds the counters of a few periods, not of both histories in full. (Finding the shared
-    /// records compares them, about 0.4 µs a record, and the cohort's twelve months are still
-    /// checked in both, so the time is about one history's facts, not two.)
+    /// adds the counters of a few periods, not of both histories in full. The cohort's retention
+    /// cancels too once its twelfth month falls before every period that is not shared: its
+    /// checkpoints then lie in the shared periods' spans, the same in both. (Finding the shared
+    /// records compares them, about 0.4 µs a record.)
     public func addChange(from old: SubscriptionLedger?, to new: SubscriptionLedger?, to counters: inout AnalyticsCounters) {
         var unchanged = 0
+        var cohortUnchanged = false
         if let old, let new, isCounted(old.transactions), isCounted(new.transactions) {
             let (before, after) = (old.transactions, new.transactions)
             var shared = 0
@@ -48,10 +50,15 @@ public struct SubscriptionFacts: Sendable {
             let firstPaid = Self.firstPaid(after)
             if firstPaid == Self.firstPaid(before), firstPaid.map({ $0 < shared }) ?? true {
                 unchanged = max(0, shared - 1)
+                if let firstPaid, unchanged > 0 {
+                    let lastCheckpoint = UTCCalendar.adding(months: 12, to: after[firstPaid].purchaseDate)
+                    cohortUnchanged = before[unchanged...].allSatisfy { lastCheckpoint < $0.purchaseDate }
+                        && after[unchanged...].allSatisfy { lastCheckpoint < $0.purchaseDate }
+                }
             }
         }
-        if let new { add(new, to: &counters, times: 1, countingFrom: unchanged) }
-        if let old { add(old, to: &counters, times: -1, countingFrom: unchanged) }
+        if let new { add(new, to: &counters, times: 1, countingFrom: unchanged, cohort: !cohortUnchanged) }
+        if let old { add(old, to: &counters, times: -1, countingFrom: unchanged, cohort: !cohortUnchanged) }
     }
 
     /// Whether a history contributes at all: an auto-renewable subscription's.
@@ -65,8 +72,9 @@ public struct SubscriptionFacts: Sendable {
     }
 
     /// A ledger's contribution times `sign`, leaving out the periods before `first` (they still
-    /// count in the cohort's retention, which looks at every paid period).
-    private func add(_ ledger: SubscriptionLedger, to counters: inout AnalyticsCounters, times sign: Int64, countingFrom first: Int) {
+    /// count in the cohort's retention, which looks at every paid period) and, unless `cohort`,
+    /// the cohort's counters.
+    private func add(_ ledger: SubscriptionLedger, to counters: inout AnalyticsCounters, times sign: Int64, countingFrom first: Int, cohort: Bool) {
         let history = ledger.transactions
         guard isCounted(history) else { return }
         var writer = Writer(environment: history[0].environment, sign: sign)
@@ -91,7 +99,7 @@ public struct SubscriptionFacts: Sendable {
             if let revoked = revocation?.date, revoked < end { end = max(start, revoked) }
             if let nextStart, nextStart < end { end = max(start, nextStart) }
             guard index >= first else {
-                if !isTrial { paidSpans.append((start, end)) }
+                if cohort, !isTrial { paidSpans.append((start, end)) }
                 continue
             }
             let nextStep = hasNext ? TransactionStep(history, at: index + 1) : nil
@@ -108,7 +116,7 @@ public struct SubscriptionFacts: Sendable {
                 }
             } else {
                 writer.span(.activeChange, from: start, to: end)
-                paidSpans.append((start, end))
+                if cohort { paidSpans.append((start, end)) }
                 if history[index].ownership != .familyShared {
                     let rate: Int64 = secondYear.map { start >= $0 } == true ? 15 : 30
                     addCharge(of: history[index], commission: rate, from: start, to: end, with: &writer)
@@ -148,7 +156,7 @@ public struct SubscriptionFacts: Sendable {
             }
         }
 
-        if let firstPaid {
+        if cohort, let firstPaid {
             writer.use(history[firstPaid])
             let firstStart = history[firstPaid].purchaseDate
             let cohort = AnalyticsCounters.start(ofDay: UTCCalendar.monthStart(of: AnalyticsCounters.day(of: firstStart)))
