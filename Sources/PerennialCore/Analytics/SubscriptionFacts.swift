@@ -88,7 +88,8 @@ public struct SubscriptionFacts: Sendable {
 
         // Fields are read in place (`history[index].…`) rather than through `let` copies of whole
         // records, as `TransactionStep` reads them.
-        for index in history.indices {
+        // The periods before `first` only give the cohort its paid spans.
+        for index in (cohort ? 0 : min(first, history.count))..<history.count {
             let hasNext = index + 1 < history.count
             let nextStart = hasNext ? history[index + 1].purchaseDate : nil
             let isTrial = Self.isTrial(history[index])
@@ -99,7 +100,7 @@ public struct SubscriptionFacts: Sendable {
             if let revoked = revocation?.date, revoked < end { end = max(start, revoked) }
             if let nextStart, nextStart < end { end = max(start, nextStart) }
             guard index >= first else {
-                if cohort, !isTrial { paidSpans.append((start, end)) }
+                if !isTrial { paidSpans.append((start, end)) }
                 continue
             }
             let nextStep = hasNext ? TransactionStep(history, at: index + 1) : nil
