@@ -158,7 +158,7 @@ enum AnalyticsBenchmark {
         let names = ["apply a renewal without the counters", "apply a renewal, counters maintained"]
         var best = names.map { BenchmarkRow(name: $0, iterations: iterations, secondsTotal: .infinity) }
         var (wallRatios, cpuRatios): ([Double], [Double]) = ([], [])
-        for round in 0..<rounds {
+        for _ in 0..<rounds {
             var (wall, cpu) = ([0.0, 0.0], [0.0, 0.0])
             for variant in [0, 1] {
                 let (start, cpuStart) = (ContinuousClock.now, processCPUSeconds())

@@ -25,13 +25,13 @@ extension PostgresStorage {
                 for (kind, id, json) in try await rows.all(PostgresStatements.RecordsOfPurchases(originalTransactionIDs: Array(apps.keys))) {
                     if kind == 0 { transactions[id, default: []].append(json) } else { renewalInfos[id] = json }
                 }
-                try sums.add(
+                try await sums.add(
                     apps.map { id, app in
                         AnalyticsRebuildSums.Subscription(
                             id: id, app: app.0, facts: app.1, transactions: transactions[id] ?? [], renewalInfo: renewalInfos[id])
                     })
             }
-            let (counters, subscriptions) = try sums.finish()
+            let (counters, subscriptions) = try await sums.finish()
             try await rows.run(PostgresAnalyticsStatements.DeleteAll())
             var written = 0
             for (app, appCounters) in counters {

@@ -68,6 +68,24 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
         }
     }
 
+    /// ``add(_:)`` for a caller on Swift's cooperative threads (a back end whose reads are async):
+    /// the wait for a free slot happens on a Dispatch thread, not on one of the few threads the
+    /// connection's own tasks need.
+    public func add(_ batch: [Subscription]) async throws {
+        try await offCooperativeThreads { try self.add(batch) }
+    }
+
+    /// ``finish()`` for a caller on Swift's cooperative threads, as the async ``add(_:)`` is for one.
+    public func finish() async throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
+        try await offCooperativeThreads { try self.finish() }
+    }
+
+    private func offCooperativeThreads<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
     /// Waits for every batch added and merges the workers' sums.
     /// - Returns: the counters by app bundle id, and how many subscriptions were summed.
     public func finish() throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
