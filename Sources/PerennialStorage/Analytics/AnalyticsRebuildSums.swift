@@ -75,7 +75,7 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
         try await offCooperativeThreads { try self.add(batch) }
     }
 
-    /// ``finish()`` for a caller on Swift's cooperative threads, as the async ``add(_:)`` is for one.
+    /// ``finish()`` for a caller on Swift's cooperative threads: the wait for the workers happens on a Dispatch thread.
     public func finish() async throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
         try await offCooperativeThreads { try self.finish() }
     }
