@@ -219,6 +219,37 @@ enum StorageJSONEncoder {
             unsupported = unsupported ?? reason
         }
 
+        /// An object opened in place of the member or element `start` begins (nothing is
+        /// written, and the value goes to Foundation, when `start` finds its container closed).
+        func nested<Key: CodingKey>(keyedBy type: Key.Type, after start: (Writer) throws -> Void) -> KeyedEncodingContainer<Key> {
+            do {
+                try start(self)
+            } catch {
+                fail("a nested container of a closed container")
+                return Node.discarded(keyedBy: type)
+            }
+            let (id, index) = openContainer(isObject: true)
+            return KeyedEncodingContainer(Keyed<Key>(writer: self, id: id, index: index))
+        }
+
+        /// An array opened in place of the member or element `start` begins, as ``nested(keyedBy:after:)``.
+        func nestedUnkeyed(after start: (Writer) throws -> Void) -> any UnkeyedEncodingContainer {
+            do {
+                try start(self)
+            } catch {
+                fail("a nested container of a closed container")
+                return Node.discarded.unkeyedContainer()
+            }
+            let (id, index) = openContainer(isObject: false)
+            return Unkeyed(writer: self, id: id, index: index)
+        }
+
+        /// Not streamed: the value goes to Foundation, which writes a super encoder's values.
+        func superEncoder() -> any Encoder {
+            fail("superEncoder")
+            return Node.discarded
+        }
+
         private func resume(_ index: Int, _ id: Int) throws {
             guard index < open.count, open[index].id == id else { throw Unsupported(reason: "a container written to after it closed") }
             close(downTo: index + 1)
@@ -341,34 +372,15 @@ enum StorageJSONEncoder {
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            do {
-                try writer.key(key.stringValue, in: index, id: id)
-            } catch {
-                writer.fail("a nested container of a closed container")
-                return Node.discarded(keyedBy: type)
-            }
-            let (id, index) = writer.openContainer(isObject: true)
-            return KeyedEncodingContainer(Keyed<NestedKey>(writer: writer, id: id, index: index))
+            writer.nested(keyedBy: type) { [index, id] writer in try writer.key(key.stringValue, in: index, id: id) }
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            do {
-                try writer.key(key.stringValue, in: index, id: id)
-            } catch {
-                writer.fail("a nested container of a closed container")
-                return Node.discarded.unkeyedContainer()
-            }
-            let (id, index) = writer.openContainer(isObject: false)
-            return Unkeyed(writer: writer, id: id, index: index)
+            writer.nestedUnkeyed { [index, id] writer in try writer.key(key.stringValue, in: index, id: id) }
         }
 
-        mutating func superEncoder() -> any Encoder { unsupportedSuperEncoder() }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { unsupportedSuperEncoder() }
-
-        private func unsupportedSuperEncoder() -> any Encoder {
-            writer.fail("superEncoder")
-            return Node.discarded
-        }
+        mutating func superEncoder() -> any Encoder { writer.superEncoder() }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { writer.superEncoder() }
     }
 
     struct Unkeyed: UnkeyedEncodingContainer {
@@ -390,31 +402,14 @@ enum StorageJSONEncoder {
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            do {
-                try writer.element(in: index, id: id)
-            } catch {
-                writer.fail("a nested container of a closed container")
-                return Node.discarded(keyedBy: type)
-            }
-            let (id, index) = writer.openContainer(isObject: true)
-            return KeyedEncodingContainer(Keyed<NestedKey>(writer: writer, id: id, index: index))
+            writer.nested(keyedBy: type) { [index, id] writer in try writer.element(in: index, id: id) }
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            do {
-                try writer.element(in: index, id: id)
-            } catch {
-                writer.fail("a nested container of a closed container")
-                return Node.discarded.unkeyedContainer()
-            }
-            let (id, index) = writer.openContainer(isObject: false)
-            return Unkeyed(writer: writer, id: id, index: index)
+            writer.nestedUnkeyed { [index, id] writer in try writer.element(in: index, id: id) }
         }
 
-        mutating func superEncoder() -> any Encoder {
-            writer.fail("superEncoder")
-            return Node.discarded
-        }
+        mutating func superEncoder() -> any Encoder { writer.superEncoder() }
     }
 
     struct Single: SingleValueEncodingContainer {
