@@ -118,8 +118,8 @@ enum AnalyticsBenchmark {
     /// inflate) and of the wall clock; the rows show each variant's best round. SQLite folds the
     /// analytics changes at every 256th evidence row (`SQLiteAnalyticsJournal`): with rounds of
     /// 128 and pairs starting at a multiple of 256, every fold falls on the last apply of a
-    /// maintained round, which pays for it (two separate storages, tried before, differed in
-    /// their files and logs by more than the counters cost: the same build read +6 to +23 %).
+    /// maintained round, which pays for it. (Two separate storages, one per variant, were tried
+    /// before: the same build read anywhere from +6 to +23 % from run to run.)
     private static func applyOverhead(in directory: URL) async throws -> [BenchmarkRow] {
         let iterations = 128
         let rounds = 32

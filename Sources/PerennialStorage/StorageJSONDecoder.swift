@@ -141,7 +141,10 @@ enum StorageJSONDecoder {
             }
         }
 
-        private static let powersOfTen: [Double] = (0...22).map { Double(sign: .plus, exponent: 0, significand: 1) * pow(10, Double($0)) }
+        /// 10^0 through 10^22, each exact in a `Double`.
+        private static let powersOfTen: [Double] = [
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+        ]
 
         /// A UUID in its 36-character form (what `uuidString` writes), without the `sscanf` that
         /// `UUID(uuidString:)` runs on Linux; nil for anything else, which that initializer reads.

@@ -87,8 +87,8 @@ public struct SubscriptionFacts: Sendable {
         var paidSpans: [(start: Date, end: Date)] = []
 
         // Fields are read in place (`history[index].…`) rather than through `let` copies of whole
-        // records, as `TransactionStep` reads them.
-        // The periods before `first` only give the cohort its paid spans.
+        // records, as `TransactionStep` reads them. The periods before `first` only give the cohort
+        // its paid spans, so without the cohort the loop starts at `first`.
         for index in (cohort ? 0 : min(first, history.count))..<history.count {
             let hasNext = index + 1 < history.count
             let nextStart = hasNext ? history[index + 1].purchaseDate : nil
