@@ -15,7 +15,7 @@ import Foundation
 enum StorageJSONDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let tape = try Tape(Array(data))
-        return try tape.decode(type, at: 0, key: nil)
+        return try tape.decode(type, at: 0, member: false)
     }
 
     /// The document, parsed into nodes in document order: a container's children follow it, and
@@ -49,38 +49,39 @@ enum StorageJSONDecoder {
 
         // MARK: Reading values
 
-        /// Decodes the value at `node`; `key` names it in errors.
-        func decode<T: Decodable>(_ type: T.Type, at node: Int, key: (any CodingKey)?) throws -> T {
-            if T.self == String.self { return try string(at: node, key: key) as! T }
-            if T.self == Date.self { return Date(timeIntervalSinceReferenceDate: try double(at: node, key: key)) as! T }
-            if T.self == Double.self { return try double(at: node, key: key) as! T }
-            if T.self == Int.self { return try integer(Int.self, at: node, key: key) as! T }
-            if T.self == Int64.self { return try integer(Int64.self, at: node, key: key) as! T }
-            if T.self == Bool.self { return try bool(at: node, key: key) as! T }
+        /// Decodes the value at `node`; `member` says whether it is an object member's value, whose key
+        /// then names it in errors.
+        func decode<T: Decodable>(_ type: T.Type, at node: Int, member: Bool) throws -> T {
+            if T.self == String.self { return try string(at: node, member: member) as! T }
+            if T.self == Date.self { return Date(timeIntervalSinceReferenceDate: try double(at: node, member: member)) as! T }
+            if T.self == Double.self { return try double(at: node, member: member) as! T }
+            if T.self == Int.self { return try integer(Int.self, at: node, member: member) as! T }
+            if T.self == Int64.self { return try integer(Int64.self, at: node, member: member) as! T }
+            if T.self == Bool.self { return try bool(at: node, member: member) as! T }
             if T.self == Data.self {
-                guard let data = Data(base64Encoded: try string(at: node, key: key)) else { throw mismatch(T.self, at: node, key: key) }
+                guard let data = Data(base64Encoded: try string(at: node, member: member)) else { throw mismatch(T.self, at: node, member: member) }
                 return data as! T
             }
             if T.self == UUID.self {
-                let uuidString = try string(at: node, key: key)
-                guard let uuid = Self.uuid(uuidString) ?? UUID(uuidString: uuidString) else { throw mismatch(T.self, at: node, key: key) }
+                let uuidString = try string(at: node, member: member)
+                guard let uuid = Self.uuid(uuidString) ?? UUID(uuidString: uuidString) else { throw mismatch(T.self, at: node, member: member) }
                 return uuid as! T
             }
             if T.self == URL.self {
-                guard let url = URL(string: try string(at: node, key: key)) else { throw mismatch(T.self, at: node, key: key) }
+                guard let url = URL(string: try string(at: node, member: member)) else { throw mismatch(T.self, at: node, member: member) }
                 return url as! T
             }
             if T.self == Decimal.self {
                 guard nodes[node].kind == .number, let decimal = Decimal(string: text(at: node), locale: Locale(identifier: "en_US_POSIX"))
-                else { throw mismatch(T.self, at: node, key: key) }
+                else { throw mismatch(T.self, at: node, member: member) }
                 return decimal as! T
             }
-            return try T(from: NodeDecoder(tape: self, node: node, key: key))
+            return try T(from: NodeDecoder(tape: self, node: node, member: member))
         }
 
         func isNull(_ node: Int) -> Bool { nodes[node].kind == .null }
 
-        func string(at node: Int, key: (any CodingKey)?) throws -> String {
+        func string(at node: Int, member: Bool) throws -> String {
             let value = nodes[node]
             switch value.kind {
             case .string:
@@ -88,22 +89,22 @@ enum StorageJSONDecoder {
             case .escapedString:
                 return try unescape(value.start, value.end)
             default:
-                throw mismatch(String.self, at: node, key: key)
+                throw mismatch(String.self, at: node, member: member)
             }
         }
 
-        func bool(at node: Int, key: (any CodingKey)?) throws -> Bool {
+        func bool(at node: Int, member: Bool) throws -> Bool {
             switch nodes[node].kind {
             case .true: return true
             case .false: return false
-            default: throw mismatch(Bool.self, at: node, key: key)
+            default: throw mismatch(Bool.self, at: node, member: member)
             }
         }
 
-        func double(at node: Int, key: (any CodingKey)?) throws -> Double {
-            guard nodes[node].kind == .number else { throw mismatch(Double.self, at: node, key: key) }
+        func double(at node: Int, member: Bool) throws -> Double {
+            guard nodes[node].kind == .number else { throw mismatch(Double.self, at: node, member: member) }
             if let exact = exactDouble(nodes[node].start, nodes[node].end) { return exact }
-            guard let value = Double(text(at: node)), value.isFinite else { throw mismatch(Double.self, at: node, key: key) }
+            guard let value = Double(text(at: node)), value.isFinite else { throw mismatch(Double.self, at: node, member: member) }
             return value
         }
 
@@ -177,9 +178,9 @@ enum StorageJSONDecoder {
             }
         }
 
-        func integer<I: FixedWidthInteger>(_ type: I.Type, at node: Int, key: (any CodingKey)?) throws -> I {
+        func integer<I: FixedWidthInteger>(_ type: I.Type, at node: Int, member: Bool) throws -> I {
             let value = nodes[node]
-            guard value.kind == .number else { throw mismatch(I.self, at: node, key: key) }
+            guard value.kind == .number else { throw mismatch(I.self, at: node, member: member) }
             var index = value.start
             let negative = bytes[index] == UInt8(ascii: "-")
             if negative { index += 1 }
@@ -189,14 +190,14 @@ enum StorageJSONDecoder {
                 let digit = I(bytes[index] - UInt8(ascii: "0"))
                 let (shifted, overflow) = result.multipliedReportingOverflow(by: 10)
                 let (next, overflow2) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-                guard !overflow, !overflow2 else { throw mismatch(I.self, at: node, key: key) }
+                guard !overflow, !overflow2 else { throw mismatch(I.self, at: node, member: member) }
                 result = next
                 index += 1
                 digits += 1
             }
             if index == value.end, digits > 0 { return result }
             // "1e3" or "2.0": JSONDecoder takes a number that is an exact integer.
-            guard let double = Double(text(at: node)), let exact = I(exactly: double) else { throw mismatch(I.self, at: node, key: key) }
+            guard let double = Double(text(at: node)), let exact = I(exactly: double) else { throw mismatch(I.self, at: node, member: member) }
             return exact
         }
 
@@ -300,7 +301,7 @@ enum StorageJSONDecoder {
             members.reserveCapacity(nodes[node].count)
             var child = node + 1
             while child < nodes[node].next {
-                members.append(((try? string(at: child, key: nil)) ?? "", child + 1))
+                members.append(((try? string(at: child, member: false)) ?? "", child + 1))
                 child = nodes[child + 1].next
             }
             return members
@@ -312,7 +313,7 @@ enum StorageJSONDecoder {
             DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(what) at byte \(offset)"))
         }
 
-        func mismatch(_ type: Any.Type, at node: Int, key: (any CodingKey)?) -> DecodingError {
+        func mismatch(_ type: Any.Type, at node: Int, member: Bool) -> DecodingError {
             let found =
                 switch nodes[node].kind {
                 case .object: "an object"
@@ -323,7 +324,20 @@ enum StorageJSONDecoder {
                 case .null: "null"
                 }
             return DecodingError.typeMismatch(
-                type, .init(codingPath: key.map { [$0] } ?? [], debugDescription: "expected \(type) at byte \(nodes[node].start), found \(found)"))
+                type, .init(codingPath: codingPath(of: node, member: member), debugDescription: "expected \(type) at byte \(nodes[node].start), found \(found)"))
+        }
+
+        /// The key of an object member's value, read back from the document.
+        func codingPath(of node: Int, member: Bool) -> [any CodingKey] {
+            guard member, let name = try? string(at: node - 1, member: false) else { return [] }
+            return [MemberKey(stringValue: name)]
+        }
+
+        struct MemberKey: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
         }
 
         func missing(_ key: some CodingKey) -> DecodingError {
@@ -471,22 +485,31 @@ enum StorageJSONDecoder {
     }
 
     /// The decoder handed to a type's `init(from:)`: a node of the tape. Three words, so it fits an
-    /// existential's inline buffer and costs no allocation.
+    /// existential's inline buffer and costs no allocation: the node's key is not kept but read
+    /// back from the document when an error names it (the node before an object member's value
+    /// is its key).
     struct NodeDecoder: Decoder {
         let tape: Tape
         let node: Int
-        let key: (any CodingKey)?
+        /// Whether the node is an object member's value, not an array element or the document.
+        let isMember: Bool
 
-        var codingPath: [any CodingKey] { key.map { [$0] } ?? [] }
+        init(tape: Tape, node: Int, member: Bool) {
+            self.tape = tape
+            self.node = node
+            self.isMember = member
+        }
+
+        var codingPath: [any CodingKey] { tape.codingPath(of: node, member: isMember) }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-            guard tape.nodes[node].kind == .object else { throw tape.mismatch([String: Any].self, at: node, key: key) }
+            guard tape.nodes[node].kind == .object else { throw tape.mismatch([String: Any].self, at: node, member: isMember) }
             return KeyedDecodingContainer(Keyed<Key>(tape: tape, node: node))
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            guard tape.nodes[node].kind == .array else { throw tape.mismatch([Any].self, at: node, key: key) }
+            guard tape.nodes[node].kind == .array else { throw tape.mismatch([Any].self, at: node, member: isMember) }
             return Unkeyed(tape: tape, node: node)
         }
 
@@ -508,21 +531,21 @@ enum StorageJSONDecoder {
         }
 
         func decodeNil(forKey key: Key) throws -> Bool { tape.isNull(try value(key)) }
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try tape.bool(at: try value(key), key: key) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try tape.string(at: try value(key), key: key) }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try tape.double(at: try value(key), key: key) }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try tape.double(at: try value(key), key: key)) }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try tape.integer(type, at: try value(key), key: key) }
-        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try tape.integer(type, at: try value(key), key: key) }
-        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try tape.integer(type, at: try value(key), key: key) }
-        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try tape.integer(type, at: try value(key), key: key) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try tape.integer(type, at: try value(key), key: key) }
-        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try tape.integer(type, at: try value(key), key: key) }
-        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try tape.integer(type, at: try value(key), key: key) }
-        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try tape.integer(type, at: try value(key), key: key) }
-        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try tape.integer(type, at: try value(key), key: key) }
-        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try tape.integer(type, at: try value(key), key: key) }
-        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try tape.decode(type, at: try value(key), key: key) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try tape.bool(at: try value(key), member: true) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try tape.string(at: try value(key), member: true) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try tape.double(at: try value(key), member: true) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try tape.double(at: try value(key), member: true)) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try tape.integer(type, at: try value(key), member: true) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try tape.integer(type, at: try value(key), member: true) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try tape.integer(type, at: try value(key), member: true) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try tape.integer(type, at: try value(key), member: true) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try tape.integer(type, at: try value(key), member: true) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try tape.integer(type, at: try value(key), member: true) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try tape.integer(type, at: try value(key), member: true) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try tape.integer(type, at: try value(key), member: true) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try tape.integer(type, at: try value(key), member: true) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try tape.integer(type, at: try value(key), member: true) }
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try tape.decode(type, at: try value(key), member: true) }
 
         /// One lookup for "absent or null", not the three of the protocol's default.
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try present(type, key) }
@@ -534,23 +557,24 @@ enum StorageJSONDecoder {
 
         private func present<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
             guard let value = tape.member(key, of: node), !tape.isNull(value) else { return nil }
-            return try tape.decode(type, at: value, key: key)
+            return try tape.decode(type, at: value, member: true)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-            try NodeDecoder(tape: tape, node: try value(key), key: key).container(keyedBy: type)
+            try NodeDecoder(tape: tape, node: try value(key), member: true).container(keyedBy: type)
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            try NodeDecoder(tape: tape, node: try value(key), key: key).unkeyedContainer()
+            try NodeDecoder(tape: tape, node: try value(key), member: true).unkeyedContainer()
         }
 
         func superDecoder() throws -> any Decoder {
             let key = Key(stringValue: "super")
-            return NodeDecoder(tape: tape, node: key.flatMap { tape.member($0, of: node) } ?? node, key: key)
+            let value = key.flatMap { tape.member($0, of: node) }
+            return NodeDecoder(tape: tape, node: value ?? node, member: value != nil)
         }
 
-        func superDecoder(forKey key: Key) throws -> any Decoder { NodeDecoder(tape: tape, node: try value(key), key: key) }
+        func superDecoder(forKey key: Key) throws -> any Decoder { NodeDecoder(tape: tape, node: try value(key), member: true) }
     }
 
     struct Unkeyed: UnkeyedDecodingContainer {
@@ -586,36 +610,36 @@ enum StorageJSONDecoder {
             return true
         }
 
-        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try tape.decode(type, at: try next(), key: nil) }
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try tape.decode(type, at: try next(), member: false) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-            try NodeDecoder(tape: tape, node: try next(), key: nil).container(keyedBy: type)
+            try NodeDecoder(tape: tape, node: try next(), member: false).container(keyedBy: type)
         }
 
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            try NodeDecoder(tape: tape, node: try next(), key: nil).unkeyedContainer()
+            try NodeDecoder(tape: tape, node: try next(), member: false).unkeyedContainer()
         }
 
-        mutating func superDecoder() throws -> any Decoder { NodeDecoder(tape: tape, node: try next(), key: nil) }
+        mutating func superDecoder() throws -> any Decoder { NodeDecoder(tape: tape, node: try next(), member: false) }
     }
 }
 
 /// A node read as one value (an `OpenValue`'s string, a `Date`'s number).
 extension StorageJSONDecoder.NodeDecoder: SingleValueDecodingContainer {
     func decodeNil() -> Bool { tape.isNull(node) }
-    func decode(_ type: Bool.Type) throws -> Bool { try tape.bool(at: node, key: key) }
-    func decode(_ type: String.Type) throws -> String { try tape.string(at: node, key: key) }
-    func decode(_ type: Double.Type) throws -> Double { try tape.double(at: node, key: key) }
-    func decode(_ type: Float.Type) throws -> Float { Float(try tape.double(at: node, key: key)) }
-    func decode(_ type: Int.Type) throws -> Int { try tape.integer(type, at: node, key: key) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try tape.integer(type, at: node, key: key) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try tape.integer(type, at: node, key: key) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try tape.integer(type, at: node, key: key) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try tape.integer(type, at: node, key: key) }
-    func decode(_ type: UInt.Type) throws -> UInt { try tape.integer(type, at: node, key: key) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try tape.integer(type, at: node, key: key) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try tape.integer(type, at: node, key: key) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try tape.integer(type, at: node, key: key) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try tape.integer(type, at: node, key: key) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try tape.decode(type, at: node, key: key) }
+    func decode(_ type: Bool.Type) throws -> Bool { try tape.bool(at: node, member: isMember) }
+    func decode(_ type: String.Type) throws -> String { try tape.string(at: node, member: isMember) }
+    func decode(_ type: Double.Type) throws -> Double { try tape.double(at: node, member: isMember) }
+    func decode(_ type: Float.Type) throws -> Float { Float(try tape.double(at: node, member: isMember)) }
+    func decode(_ type: Int.Type) throws -> Int { try tape.integer(type, at: node, member: isMember) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try tape.integer(type, at: node, member: isMember) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try tape.integer(type, at: node, member: isMember) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try tape.integer(type, at: node, member: isMember) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try tape.integer(type, at: node, member: isMember) }
+    func decode(_ type: UInt.Type) throws -> UInt { try tape.integer(type, at: node, member: isMember) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try tape.integer(type, at: node, member: isMember) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try tape.integer(type, at: node, member: isMember) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try tape.integer(type, at: node, member: isMember) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try tape.integer(type, at: node, member: isMember) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try tape.decode(type, at: node, member: isMember) }
 }

@@ -135,4 +135,25 @@ import Testing
             #expect("\(error)".contains("currency"), "\(error)")
         }
     }
+
+    /// The decoder keeps no key beside a nested value (it reads the key back from the document when
+    /// an error needs it), so each way a value is reached must still name its key: a keyed field,
+    /// a single value (an `OpenValue`), a nested object, and a key written with an escape.
+    @Test func aMismatchNamesTheKeyOfTheValue() throws {
+        let valid = String(decoding: try StorageJSON.encode(Self.transaction(3), what: "test"), as: UTF8.self)
+        let cases = [
+            ("escaped key", "milliUnits", Money.self as any Decodable.Type, #"{"currency":"EUR","milli\u0055nits":"12"}"#),
+            ("single value", "environment", Transaction.self, valid.replacingOccurrences(of: #""environment":"Production""#, with: #""environment":7"#)),
+            ("nested object", "revocation", Transaction.self, valid.replacingOccurrences(of: #""revocation":{"#, with: #""revocation":[],"x":{"#)),
+        ]
+        for (name, key, type, json) in cases {
+            #expect(json != valid, "\(name): the case did not change the record")
+            do {
+                _ = try Self.decode(type, json)
+                Issue.record("\(name): decoded")
+            } catch {
+                #expect("\(error)".contains("Path: \(key)."), "\(name): \(error)")
+            }
+        }
+    }
 }
