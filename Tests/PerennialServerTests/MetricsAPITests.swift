@@ -16,14 +16,14 @@ import Testing
     private typealias P = AnalyticsPopulation
 
     /// A server whose storage holds the population, its clock on 2026-06-15 unless `now` is given.
-    private func harness(now: Date = P.at(6, 15)) async throws -> ServerHarness {
+    private func harness(now: Date = P.at(6, 15), environments: [AppStoreEnvironment] = [.production]) async throws -> ServerHarness {
         let storage = try ServerHarness.temporarySQLite()
         try await storage.migrate()
         for evidence in P.evidence {
             _ = try await storage.apply(evidence, with: P.applier, now: P.at(4, 1))
         }
         let app = AppConfiguration(
-            id: "analytics", bundleID: P.bundleID, appAppleID: 1_234_567_891, catalog: .catalog(P.catalog), environments: [.production],
+            id: "analytics", bundleID: P.bundleID, appAppleID: 1_234_567_891, catalog: .catalog(P.catalog), environments: environments,
             publicKeys: [SecretValue("pk_analytics")], trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])])
         let harness = try await ServerHarness(
             storage: storage, apps: [app], adminKeys: [AdminKeyConfiguration(name: "dashboard", key: "sk_read_only", scope: .readOnly)])
@@ -47,6 +47,7 @@ import Testing
             let size: Int
             let retained: [Int?]
         }
+        let environment: String
         let currency: String
         let segments: [Segment]
         let previousTotal: [String: Double?]
@@ -57,6 +58,23 @@ import Testing
         let response = try await client.send(.get, "/admin/v1/apps/analytics/metrics?\(query)", key: ServerHarness.adminKey)
         #expect(response.status == .ok, "\(response.text)")
         return try response.decode(Report.self)
+    }
+
+    /// An app that accepts Production reports it unless asked; one in testing (Sandbox only, as
+    /// the simulator's demo) reports Sandbox, not a Production with nothing in it. The population is
+    /// Production evidence, so its figures appear only where Production is reported.
+    @Test func theDefaultEnvironmentIsProductionUnlessTheAppOnlyAcceptsSandbox() async throws {
+        let range = "from=2026-01-01&through=2026-01-31&granularity=month"
+        try await harness(environments: [.sandbox, .production]).test { client in
+            let report = try await get(client, range)
+            #expect(report.environment == "Production" && report.segments.first?.total["activeSubscriptions"] == 5)
+        }
+        try await harness(environments: [.sandbox]).test { client in
+            let report = try await get(client, range)
+            #expect(report.environment == "Sandbox" && report.segments.first?.total["activeSubscriptions"] == 0)
+            let asked = try await get(client, range + "&environment=Production")
+            #expect(asked.environment == "Production" && asked.segments.first?.total["activeSubscriptions"] == 5)
+        }
     }
 
     @Test func monthlyFiguresMatchTheHandDerivedOnes() async throws {

@@ -17,7 +17,7 @@ public enum MetricsBreakdown: String, Sendable, Hashable, CaseIterable, Codable 
 public struct MetricsQuery: Sendable, Hashable {
     /// The app's id in Perennial's URLs (``AppContext/id``).
     public var appID: String
-    /// Production unless Sandbox is asked for: sandbox purchases are tests, not revenue.
+    /// Production or Sandbox; the API and the dashboard default to ``AppContext/metricsEnvironment``.
     public var environment: AppStoreEnvironment
     /// First day of the range (any instant of it; the range starts at that day's 00:00 UTC).
     public var from: Date

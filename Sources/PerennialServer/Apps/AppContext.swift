@@ -13,6 +13,12 @@ public struct AppContext: Sendable {
     public let appAppleID: Int64?
     /// Accepted environments, in the configured order.
     public let environments: [AppStoreEnvironment]
+    /// The environment the metrics API and the dashboard report when none is asked for:
+    /// Production when the app accepts it (sandbox purchases are tests, not revenue), else
+    /// Sandbox, so that an app still in testing (the simulator's demo) shows its figures, not zeros.
+    public var metricsEnvironment: AppStoreEnvironment {
+        !environments.contains(.production) && environments.contains(.sandbox) ? .sandbox : .production
+    }
     public let catalog: Catalog
     /// Decides state, events and ownership for this app's evidence.
     public let applier: EvidenceApplier

@@ -101,9 +101,7 @@ struct DashboardRoutes: Sendable {
             throw APIError.notFound(apps.isEmpty ? "no app is configured" : "no app \(parameters.get("app") ?? "") is configured")
         }
         let range = parameters.get("range").flatMap(OverviewPage.Range.init(rawValue:)) ?? .days30
-        let environment =
-            parameters.get("environment").flatMap(AppStoreEnvironment.init(rawValue:))
-            ?? (app.environments.contains(.production) ? .production : app.environments.first ?? .production)
+        let environment = parameters.get("environment").flatMap(AppStoreEnvironment.init(rawValue:)) ?? app.metricsEnvironment
         let today = dependencies.clock.now
         let query = MetricsQuery(
             appID: app.id, environment: environment, from: today.addingTimeInterval(-Double(range.days - 1) * 86_400), through: today,

@@ -29,7 +29,7 @@ struct MetricsRoutes: Sendable {
     private func query(_ request: Request, _ context: PerennialRequestContext) throws(APIError) -> MetricsQuery {
         let parameters = request.uri.queryParameters
         guard let appID = context.parameters.get("appId") else { throw .notFound("no app in the path") }
-        var environment = AppStoreEnvironment.production
+        var environment = dependencies.apps.app(id: appID)?.metricsEnvironment ?? .production
         if let text = parameters.get("environment") {
             guard text == AppStoreEnvironment.production.rawValue || text == AppStoreEnvironment.sandbox.rawValue else {
                 throw .malformed("environment must be Production or Sandbox, not \(text)")
