@@ -42,7 +42,7 @@ enum AnalyticsBenchmark {
         // Rebuild: the counters from the records alone, beside reading the same rows bare.
         let facts = SubscriptionFacts(catalog: AnalyticsPopulation.catalog)
         var rebuild = try await measure("rebuild the counters", iterations: 1, rounds: 1) {
-            let result = try await storage.rebuildAnalytics { $0 == bundleID ? facts : nil }
+            let result = try await storage.rebuildAnalytics(apps: [bundleID: facts])
             guard result.subscriptions == subscribers else { throw BenchmarkFailure("rebuilt \(result.subscriptions) subscriptions") }
         }
         rebuild.iterations = subscribers

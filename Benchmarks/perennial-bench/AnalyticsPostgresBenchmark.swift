@@ -30,7 +30,7 @@ enum AnalyticsPostgresBenchmark {
             try await copy(from: sqlitePath, to: storage.client)
             let facts = SubscriptionFacts(catalog: AnalyticsPopulation.catalog)
             var rebuild = try await measure("PostgreSQL: rebuild the counters", iterations: 1, rounds: 1) {
-                let result = try await storage.rebuildAnalytics { $0 == AnalyticsBenchmark.bundleID ? facts : nil }
+                let result = try await storage.rebuildAnalytics(apps: [AnalyticsBenchmark.bundleID: facts])
                 guard result.subscriptions == subscribers else { throw BenchmarkFailure("rebuilt \(result.subscriptions) subscriptions") }
             }
             rebuild.iterations = subscribers

@@ -60,13 +60,21 @@ enum PostgresAnalyticsStatements {
         func decodeRow(_ row: PostgresRow) throws {}
     }
 
-    struct DeleteAll: PostgresPreparedStatement {
-        static let sql = "DELETE FROM analytics_counters"
-        func makeBindings() throws -> PostgresBindings { PostgresBindings() }
+    /// Empties the counters of the apps a rebuild recomputes.
+    struct DeleteApps: PostgresPreparedStatement {
+        static let sql = "DELETE FROM analytics_counters WHERE app_bundle_id = ANY($1::text[])"
+        let bundleIDs: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(bundleIDs)
+            return bindings
+        }
+
         func decodeRow(_ row: PostgresRow) throws {}
     }
 
-    /// Inserts rebuilt rows (distinct keys, the table emptied first).
+    /// Inserts rebuilt rows (distinct keys, the app's counters emptied first).
     struct Insert: PostgresPreparedStatement {
         static let sql = """
             INSERT INTO analytics_counters (app_bundle_id, environment, dimension, day, metric, segment, currency, value)

@@ -42,7 +42,7 @@ enum SQLiteAnalyticsJournal {
                         SELECT id, app_bundle_id, analytics_change FROM evidence
                         WHERE id > (SELECT through_evidence_id FROM analytics_folded) AND analytics_change IS NOT NULL
                         """)), db)
-        try markFolded(db)
+        try db.cachedStatement(sql: "UPDATE analytics_folded SET through_evidence_id = (SELECT COALESCE(MAX(id), 0) FROM evidence)").execute()
     }
 
     /// Adds the changes of `rows` of `table` (id, app bundle id, the change's bytes) to the
@@ -51,12 +51,6 @@ enum SQLiteAnalyticsJournal {
         var sums: [String: AnalyticsCounters] = [:]
         while let row = try rows.next() { try decode(row[2], id: row[0], of: table, into: &sums[row[1], default: AnalyticsCounters()]) }
         for (app, counters) in sums { try SQLiteRows.addAnalytics(counters.storedRows, app: app, db) }
-    }
-
-    /// Marks every change stored so far as counted: after a fold, or a rebuild that derived the
-    /// counters from the records.
-    static func markFolded(_ db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE analytics_folded SET through_evidence_id = (SELECT COALESCE(MAX(id), 0) FROM evidence)").execute()
     }
 
     /// The sum of the changes not folded yet for one app.

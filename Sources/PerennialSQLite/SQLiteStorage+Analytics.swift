@@ -60,18 +60,20 @@ extension SQLiteStorage {
         return order.map { AnalyticsCounterRow(metric: $0.metric, day: $0.day, segment: $0.segment, currency: $0.currency, value: sums[$0]!) }
     }
 
-    /// Reads the subscriptions in batches of their original transaction ids (each with the app of
-    /// the evidence that last touched it, kept by the reconciliation schedule), sums their facts in
-    /// memory, and replaces the table (marking the changes not folded yet as counted,
-    /// ``SQLiteAnalyticsJournal``) in one transaction.
+    /// Folds the changes not folded yet (``SQLiteAnalyticsJournal``), so that every app's counters
+    /// are whole; reads the subscriptions in batches of their original transaction ids (each with
+    /// the app of the evidence that last touched it, kept by the reconciliation schedule), sums the
+    /// facts of those of `apps` in memory, and replaces those apps' counters, in one transaction.
     ///
     /// Decoding each record's JSON is nearly all of the cost, so each batch's rows are read on the
     /// connection and decoded and summed on every core while the next batch is read
     /// (``PerennialStorage/AnalyticsRebuildSums``), bypassing the
     /// process's ``PerennialStorage/DecodedRecordCache``, which a one-pass read would only churn.
-    public func rebuildAnalytics(facts: @escaping @Sendable (String) -> SubscriptionFacts?) async throws(StorageError) -> AnalyticsRebuild {
+    public func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild {
         try await write("rebuild analytics") { db in
+            try SQLiteAnalyticsJournal.fold(db)
             let sums = AnalyticsRebuildSums()
+            var unknownApps: [String: Int] = [:]
             var after = ""
             while true {
                 let batch = try Row.fetchAll(
@@ -100,22 +102,24 @@ extension SQLiteStorage {
                 try sums.add(
                     batch.compactMap { row in
                         let (id, app): (String, String) = (row[0], row[1])
-                        return facts(app).map {
-                            AnalyticsRebuildSums.Subscription(
-                                id: id, app: app, facts: $0, transactions: transactions[id] ?? [], renewalInfo: renewalInfos[id])
+                        guard let facts = apps[app] else {
+                            unknownApps[app, default: 0] += 1
+                            return nil
                         }
+                        return AnalyticsRebuildSums.Subscription(
+                            id: id, app: app, facts: facts, transactions: transactions[id] ?? [], renewalInfo: renewalInfos[id])
                     })
             }
             let (counters, subscriptions) = try sums.finish()
-            try db.execute(sql: "DELETE FROM analytics_counters")
-            try SQLiteAnalyticsJournal.markFolded(db)
+            let delete = try db.cachedStatement(sql: "DELETE FROM analytics_counters WHERE app_bundle_id = ?")
+            for app in apps.keys { try delete.execute(arguments: [app]) }
             var rows = 0
             for (app, appCounters) in counters {
                 let stored = appCounters.storedRows
                 try SQLiteRows.addAnalytics(stored, app: app, db)
                 rows += stored.count
             }
-            return AnalyticsRebuild(subscriptions: subscriptions, rows: rows)
+            return AnalyticsRebuild(subscriptions: subscriptions, rows: rows, unknownApps: unknownApps)
         }
     }
 }

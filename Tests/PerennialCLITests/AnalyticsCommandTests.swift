@@ -6,7 +6,8 @@ import PerennialStorageContract
 import Testing
 
 /// `perennial analytics rebuild` on a database the applies filled: it reads every subscription
-/// with its app's catalog from the configuration and finds the counters the applies kept.
+/// with its app's catalog from the configuration and finds the counters the applies kept; it keeps
+/// the counters of an app the configuration does not name.
 @Suite struct AnalyticsCommandTests {
     private typealias P = AnalyticsPopulation
 
@@ -33,6 +34,24 @@ import Testing
         #expect(output.standardOutput.contains("from 7 subscriptions"), "\(output.standardOutput)")
         let rebuilt = try await storage.analyticsCounters(request)
         #expect(Set(rebuilt) == Set(kept))
+
+        // A configuration without the app (another file, a typo) keeps its counters and names it.
+        let other = directory.appendingPathComponent("other.json")
+        try Data(
+            #"{"apps": [{"id": "other", "bundleId": "com.example.other", "catalog": "catalog.json", "environments": ["Xcode"]}]}"#.utf8
+        ).write(to: other)
+        let skipped = try CLIProcess.run(["analytics", "rebuild", "--config", other.path, "--database", "sqlite:\(path)"])
+        #expect(skipped.status == 0, "\(skipped.standardError)")
+        #expect(skipped.standardOutput.contains("from 0 subscriptions"), "\(skipped.standardOutput)")
+        #expect(skipped.standardError.contains("kept the counters of com.example.analytics (7 subscriptions)"), "\(skipped.standardError)")
+        #expect(Set(try await storage.analyticsCounters(request)) == Set(kept))
+
+        // A mistyped path is refused, not created empty and "rebuilt".
+        let missing = directory.appendingPathComponent("perenial.sqlite").path
+        let mistyped = try CLIProcess.run(["analytics", "rebuild", "--config", config.path, "--database", "sqlite:\(missing)"])
+        #expect(mistyped.status != 0)
+        #expect(mistyped.standardError.contains("no SQLite database at \(missing)"), "\(mistyped.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
     @Test func rebuildNeedsAUsableConfiguration() throws {

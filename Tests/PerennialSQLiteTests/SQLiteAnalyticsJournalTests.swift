@@ -69,7 +69,7 @@ import Testing
             let request = AnalyticsCounterRequest(
                 appBundleID: P.bundleID, environment: .production, dimension: .product, fromDay: 0, throughDay: 100_000)
             let kept = Set(try await storage.analyticsCounters(request).filter { $0.value != 0 })
-            _ = try await storage.rebuildAnalytics { [facts = SubscriptionFacts(catalog: P.catalog)] in $0 == P.bundleID ? facts : nil }
+            _ = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog)])
             #expect(try await journalRows(queue) == 0)
             #expect(Set(try await storage.analyticsCounters(request).filter { $0.value != 0 }) == kept)
         }

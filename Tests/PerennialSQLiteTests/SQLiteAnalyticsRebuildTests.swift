@@ -27,7 +27,7 @@ import Testing
             }
             let facts = SubscriptionFacts(catalog: AnalyticsPopulation.catalog)
             do {
-                _ = try await storage.rebuildAnalytics { _ in facts }
+                _ = try await storage.rebuildAnalytics(apps: [AnalyticsPopulation.bundleID: facts])
                 Issue.record("the rebuild read a truncated record")
             } catch let error as StorageError {
                 guard case .corruptRow(let table, let key, _) = error else { throw error }

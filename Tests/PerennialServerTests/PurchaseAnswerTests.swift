@@ -70,8 +70,8 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] {
         try await base.analyticsCounters(request)
     }
-    func rebuildAnalytics(facts: @escaping @Sendable (String) -> SubscriptionFacts?) async throws(StorageError) -> AnalyticsRebuild {
-        try await base.rebuildAnalytics(facts: facts)
+    func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild {
+        try await base.rebuildAnalytics(apps: apps)
     }
 
     func claimDeliveries(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [WebhookDelivery] {

@@ -19,7 +19,7 @@ struct UnreachableStorage: SubscriberStorage {
     func ping() async throws(StorageError) { throw failure }
     func evidenceCount() async throws(StorageError) -> Int { throw failure }
     func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] { throw failure }
-    func rebuildAnalytics(facts: @escaping @Sendable (String) -> SubscriptionFacts?) async throws(StorageError) -> AnalyticsRebuild {
+    func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild {
         throw failure
     }
 

@@ -151,12 +151,17 @@ public struct AnalyticsContract: Sendable {
         let storage = try await storage(applying: P.evidence.reversed())
         let kept = try await allRows(storage)
         let facts = SubscriptionFacts(catalog: P.catalog)
-        let rebuild = try await storage.rebuildAnalytics { $0 == P.bundleID ? facts : nil }
-        #expect(rebuild.subscriptions == 7)
+        let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: facts])
+        #expect(rebuild.subscriptions == 7 && rebuild.unknownApps.isEmpty)
         #expect(try await allRows(storage) == kept)
-        let none = try await storage.rebuildAnalytics { _ in nil }
-        #expect(none.subscriptions == 0)
-        #expect(try await allRows(storage).values.allSatisfy(\.isEmpty))
+        // A rebuild not given the app's catalog cannot recompute its counters: it keeps them (and
+        // the changes not folded yet, on a fresh storage), and says whose subscriptions it skipped.
+        let fresh = try await self.storage(applying: P.evidence)
+        for (storage, apps) in [(storage, [:]), (storage, ["com.example.other": facts]), (fresh, [:])] {
+            let skipped = try await storage.rebuildAnalytics(apps: apps)
+            #expect(skipped.subscriptions == 0 && skipped.rows == 0 && skipped.unknownApps == [P.bundleID: 7])
+            #expect(try await allRows(storage) == kept)
+        }
     }
 
     /// 150 copies of the population under other ids (1,050 subscriptions): a rebuild reads them
@@ -165,7 +170,7 @@ public struct AnalyticsContract: Sendable {
         let crowd = P.evidence(copies: 150)
         let storage = try await storage(applying: crowd)
         let kept = try await allRows(storage)
-        let rebuild = try await storage.rebuildAnalytics { [facts = SubscriptionFacts(catalog: P.catalog)] in $0 == P.bundleID ? facts : nil }
+        let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog)])
         #expect(rebuild.subscriptions == 1_050)
         #expect(try await allRows(storage) == kept)
     }

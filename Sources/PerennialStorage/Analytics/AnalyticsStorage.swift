@@ -10,10 +10,12 @@ public protocol AnalyticsStorage: Sendable {
     /// currency dated `fromDay - 1` holding their sum over every earlier day.
     func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow]
 
-    /// Replaces every counter by the sum of ``PerennialCore/SubscriptionFacts`` over every stored
-    /// subscription: what the applies should have kept, derived from the records alone.
-    /// `facts` gives the facts of an app's bundle id (nil: its subscriptions are skipped).
-    func rebuildAnalytics(facts: @escaping @Sendable (String) -> SubscriptionFacts?) async throws(StorageError) -> AnalyticsRebuild
+    /// Replaces the counters of each app of `apps` (facts by bundle id) by the sum of its
+    /// ``PerennialCore/SubscriptionFacts`` over its stored subscriptions: what the applies should
+    /// have kept, derived from the records alone. The counters of any other app are kept as they
+    /// are (a rebuild that was not given an app's catalog cannot recompute them, and must not
+    /// erase them); its subscriptions are counted in ``AnalyticsRebuild/unknownApps``.
+    func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild
 }
 
 /// Which part of a counter's key a read groups by: counters are kept twice, by product and by
@@ -64,10 +66,13 @@ public struct AnalyticsRebuild: Sendable, Hashable {
     public var subscriptions: Int
     /// Counter rows written (each counter once per dimension).
     public var rows: Int
+    /// Subscriptions of apps the rebuild was not given, by bundle id: their counters were kept.
+    public var unknownApps: [String: Int]
 
-    public init(subscriptions: Int, rows: Int) {
+    public init(subscriptions: Int, rows: Int, unknownApps: [String: Int] = [:]) {
         self.subscriptions = subscriptions
         self.rows = rows
+        self.unknownApps = unknownApps
     }
 }
 

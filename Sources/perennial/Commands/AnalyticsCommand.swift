@@ -20,10 +20,12 @@ struct AnalyticsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Recompute every analytics counter from the stored records, in one transaction.",
             discussion: """
-                Reads every subscription with the catalog of its app (from the configuration) and \
-                replaces the counters by their sum, in one transaction. Safe while the server runs: \
-                applies wait for the rebuild (SQLite's single writer; a table lock on PostgreSQL) and \
-                then add their change to the rebuilt counters.
+                Reads every subscription of the configured apps with the catalog of its app and \
+                replaces those apps' counters by their sum, in one transaction. The counters of an \
+                app the configuration does not name are kept as they are, and the app is named on \
+                standard error. Safe while the server runs: applies wait for the rebuild (SQLite's \
+                single writer; a table lock on PostgreSQL) and then add their change to the rebuilt \
+                counters.
                 """
         )
 
@@ -41,25 +43,30 @@ struct AnalyticsCommand: AsyncParsableCommand {
             for app in configuration.apps {
                 facts[app.bundleID] = SubscriptionFacts(catalog: try app.catalog.load(app: app.id))
             }
-            let appFacts = facts
             let started = ContinuousClock.now
             let result: AnalyticsRebuild
             switch try DatabaseURL(configuration.databaseURL) {
             case .sqlite(let path):
+                // A mistyped path must not become a new, empty database that is "rebuilt".
+                guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no SQLite database at \(path)") }
                 let storage = try SQLiteStorage(path: path)
                 try await storage.migrate()
-                result = try await storage.rebuildAnalytics { appFacts[$0] }
+                result = try await storage.rebuildAnalytics(apps: facts)
             case .postgres(let url):
                 let storage = PostgresStorage(
                     configuration: try PostgresStorage.configuration(url: url), logger: Logger(label: "perennial.postgres"))
                 let pool = Task { await storage.run() }
                 defer { pool.cancel() }
                 try await storage.migrate()
-                result = try await storage.rebuildAnalytics { appFacts[$0] }
+                result = try await storage.rebuildAnalytics(apps: facts)
             }
             let elapsed = (ContinuousClock.now - started).components
             let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
             print("rebuilt \(result.rows) counter rows from \(result.subscriptions) subscriptions in \(String(format: "%.2f", seconds)) s")
+            for (bundleID, subscriptions) in result.unknownApps.sorted(by: { $0.key < $1.key }) {
+                FileHandle.standardError.write(
+                    Data("kept the counters of \(bundleID) (\(subscriptions) subscriptions): no app of the configuration has this bundle id\n".utf8))
+            }
         }
     }
 }
