@@ -68,8 +68,8 @@ import Testing
 
     /// Typical refusals and their error bodies.
     enum Refusal: String, CaseIterable, CustomTestStringConvertible {
-        case wrongBundleID, forgedSignature, missingKey, wrongKey, adminRouteWithAppKey, malformedBody, missingBodyKey, malformedReceipt,
-            offersNotConfigured, unknownAppNotification
+        case wrongBundleID, forgedSignature, missingKey, wrongKey, adminRouteWithAppKey, malformedBody, bodyNotAnObject, missingBodyKey,
+            malformedReceipt, receiptNotASN1, offersNotConfigured, unknownAppNotification
 
         var testDescription: String { rawValue }
 
@@ -81,8 +81,10 @@ import Testing
             case .wrongKey: "error-wrong-key"
             case .adminRouteWithAppKey: "error-admin-route-with-app-key"
             case .malformedBody: "error-malformed-body"
+            case .bodyNotAnObject: "error-body-not-an-object"
             case .missingBodyKey: "error-missing-body-key"
             case .malformedReceipt: "error-malformed-receipt"
+            case .receiptNotASN1: "error-receipt-not-asn1"
             case .offersNotConfigured: "error-offers-not-configured"
             case .unknownAppNotification: "error-unknown-app-notification"
             }
@@ -106,10 +108,16 @@ import Testing
                 return (.get, "/admin/v1/subscribers/alice", ServerHarness.publicKey, nil)
             case .malformedBody:
                 return (.post, transactions, ServerHarness.publicKey, Data(#"{"signedTransaction": "eyJhbGciOiJFUzI1NiJ9.eyJ"#.utf8))
+            case .bodyNotAnObject:
+                return (.post, transactions, ServerHarness.publicKey, Data("[]".utf8))
             case .missingBodyKey:
                 return (.post, "/v1/subscribers/alice/eligibility", ServerHarness.publicKey, Data("{}".utf8))
             case .malformedReceipt:
                 return (.post, "/v1/subscribers/alice/receipts", ServerHarness.publicKey, try JSONEncoder().encode(ReceiptRequest(receipt: "%%%not base64%%%")))
+            case .receiptNotASN1:
+                // Base64 of bytes that open an ASN.1 SEQUENCE longer than they are.
+                let truncated = Data([0x30, 0x82, 0x10, 0x00, 0x06, 0x09]).base64EncodedString()
+                return (.post, "/v1/subscribers/alice/receipts", ServerHarness.publicKey, try JSONEncoder().encode(ReceiptRequest(receipt: truncated)))
             case .offersNotConfigured:
                 return (
                     .post, "/v1/subscribers/alice/offers/sign", ServerHarness.publicKey,

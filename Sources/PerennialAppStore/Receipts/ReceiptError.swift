@@ -1,4 +1,5 @@
 public import Foundation
+import SwiftASN1
 
 /// Why a receipt (PKCS#7 app receipt or iOS 6 transaction receipt) was rejected.
 ///
@@ -28,6 +29,17 @@ public enum ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
     case badDigest
     /// A field that a record or a verification needs is absent; names the field.
     case missingField(String)
+
+    /// A failure of the ASN.1 parser as a malformed receipt, named by its kind (its own
+    /// description ends in a source file and line of swift-asn1, which tell a sender nothing).
+    static func malformed(parsing error: any Error, in context: String) -> ReceiptError {
+        .malformed("\(context): \((error as? ASN1Error).map { "invalid ASN.1 (\($0.code))" } ?? "\(error)")")
+    }
+
+    /// The description without the "malformed receipt: " that ``EvidenceError/malformedReceipt(_:)`` says itself.
+    var reason: String {
+        if case .malformed(let reason) = self { reason } else { description }
+    }
 
     public var description: String {
         switch self {

@@ -311,7 +311,7 @@ public struct AppEvidenceVerifier: Sendable {
             // neither base64 nor DER once decoded.
             document = try ReceiptDocument.decode(Array(receipt.utf8))
         } catch {
-            throw .malformedReceipt(error.description)
+            throw .malformedReceipt(error.reason)
         }
         switch receipts {
         case .verifyReceipt(let client):
@@ -385,7 +385,7 @@ public struct AppEvidenceVerifier: Sendable {
             verified = try await verifier.verify(parsed)
         } catch {
             switch error {
-            case .malformed, .notSignedData, .missingField: throw .malformedReceipt(error.description)
+            case .malformed, .notSignedData, .missingField: throw .malformedReceipt(error.reason)
             default: throw .invalidSignature(error.description)
             }
         }

@@ -68,10 +68,16 @@ struct ClientRoutes: Sendable {
 
     /// The posted body; one that is not the documented JSON is refused as the evidence would be.
     private static func decodeEvidence<T: Decodable>(_ type: T.Type, _ request: Request) async throws(IngestError) -> T {
+        let data: Data
         do throws(APIError) {
-            return try await JSONResponse.decode(type, from: request)
+            data = try await JSONResponse.body(of: request)
         } catch {
-            throw IngestError.refused(.malformedRequest(error.body.message))
+            throw .refused(.malformedRequest(error.body.message))
+        }
+        do throws(EvidenceError) {
+            return try JSONResponse.decode(type, from: data)
+        } catch {
+            throw .refused(error)
         }
     }
 

@@ -26,9 +26,11 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
 
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "notFound", message: message) }
 
-    static func malformed(_ message: String) -> APIError {
-        let error = EvidenceError.malformedRequest(message)
-        return APIError(status: error.status, code: error.code, message: error.description)
+    static func malformed(_ message: String) -> APIError { APIError(EvidenceError.malformedRequest(message)) }
+
+    /// Evidence's error as the answer it gets on any route.
+    init(_ error: EvidenceError) {
+        self.init(status: error.status, code: error.code, message: error.description)
     }
 }
 

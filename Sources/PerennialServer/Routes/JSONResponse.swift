@@ -3,6 +3,7 @@ import HTTPTypes
 import Foundation
 import Hummingbird
 import NIOCore
+import PerennialAppStore
 
 /// JSON bodies in and out of the routes, in the API's format (``APIJSON``).
 enum JSONResponse {
@@ -57,13 +58,13 @@ enum JSONResponse {
         }
     }
 
-    /// The request body decoded as `type`; anything else is ``IngestError/malformedRequest(_:)``.
+    /// The request body decoded as `type`; anything else is ``EvidenceError/malformedRequest(_:)``.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws(APIError) -> T {
         let data = try await body(of: request)
-        do {
-            return try JSONDecoder().decode(type, from: data)
+        do throws(EvidenceError) {
+            return try decode(type, from: data)
         } catch {
-            throw .malformed("the body is not a valid \(T.self): \(Self.describe(error))")
+            throw APIError(error)
         }
     }
 
@@ -71,19 +72,29 @@ enum JSONResponse {
     static func decodeOptional<T: Decodable>(_ type: T.Type, from request: Request) async throws(APIError) -> T? {
         let data = try await body(of: request)
         guard !data.isEmpty else { return nil }
+        do throws(EvidenceError) {
+            return try decode(type, from: data)
+        } catch {
+            throw APIError(error)
+        }
+    }
+
+    /// `data` decoded as `type`, or ``EvidenceError/malformedRequest(_:)`` saying where it is not one.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(EvidenceError) -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            throw .malformed("the body is not a valid \(T.self): \(Self.describe(error))")
+            throw .malformedRequest("the body is not a valid \(T.self): \(Self.describe(error))")
         }
     }
 
     private static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
+        func place(_ path: [any CodingKey]) -> String { path.isEmpty ? "the top level" : path.map(\.stringValue).joined(separator: ".") }
         switch error {
         case .keyNotFound(let key, _): return "missing key \(key.stringValue)"
-        case .typeMismatch(let type, let context): return "expected \(type) at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        case .valueNotFound(let type, let context): return "expected \(type) at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case .typeMismatch(let type, let context): return "expected \(type) at \(place(context.codingPath))"
+        case .valueNotFound(let type, let context): return "expected \(type) at \(place(context.codingPath))"
         case .dataCorrupted(let context): return context.debugDescription
         @unknown default: return "\(error)"
         }

@@ -19,7 +19,7 @@ enum ReceiptAttributeSet {
         } catch let error as ReceiptError {
             throw error
         } catch {
-            throw .malformed("\(context): \(error)")
+            throw .malformed(parsing: error, in: context)
         }
     }
 

@@ -23,7 +23,7 @@ public enum AppReceiptParser {
         } catch let error as ReceiptError {
             throw error
         } catch {
-            throw .malformed("\(error)")
+            throw .malformed(parsing: error, in: "PKCS#7 ContentInfo")
         }
     }
 
