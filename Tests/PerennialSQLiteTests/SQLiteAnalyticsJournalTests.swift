@@ -75,6 +75,39 @@ import Testing
         }
     }
 
+    /// A rebuild sums the records on a read snapshot and writes only at the end, so applies go on
+    /// meanwhile: what they change between its read and its write (a fold among them) is added to
+    /// the rebuilt counters, neither lost nor counted twice. The counters end as those of the same
+    /// evidence applied with no rebuild at all.
+    @Test func appliesDuringARebuildKeepTheirChanges() async throws {
+        // Meanwhile: a third of the evidence of 14 copies of the population, and the last copy whole
+        // (subscriptions the snapshot does not hold at all).
+        let all = P.evidence(copies: 15)
+        let lastCopy = all.count - P.evidence.count
+        let between = all.indices.filter { $0 % 3 == 0 || $0 >= lastCopy }.map { all[$0] }
+        let before = all.indices.filter { $0 % 3 != 0 && $0 < lastCopy }.map { all[$0] }
+        let request = AnalyticsCounterRequest(appBundleID: P.bundleID, environment: .production, dimension: .product, fromDay: 0, throughDay: 100_000)
+        var expected: Set<AnalyticsCounterRow> = []
+        try await withTemporarySQLiteFile { path in
+            expected = Set(try await applying(all, at: path).analyticsCounters(request).filter { $0.value != 0 })
+        }
+        #expect(!expected.isEmpty)
+        try await withTemporarySQLiteFile { path in
+            let storage = try await applying(before, at: path)
+            let apps = [P.bundleID: SubscriptionFacts(catalog: P.catalog)]
+            let sums = try await storage.sumAnalytics(apps: apps)
+            let queue = try DatabaseQueue(path: path)
+            let folds = try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT through_evidence_id FROM analytics_folded") }
+            for item in between { _ = try await storage.apply(item, with: P.applier, now: P.at(4, 1)) }
+            #expect(try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT through_evidence_id FROM analytics_folded") } != folds)
+            let rebuild = try await storage.replaceAnalytics(with: sums, apps: Set(apps.keys))
+            // The snapshot held the subscriptions the evidence before it touched, no more.
+            let touched = Set(before.flatMap(\.originalTransactionIDs))
+            #expect(rebuild.subscriptions == touched.count && touched.count < 7 * 15)
+            #expect(Set(try await storage.analyticsCounters(request).filter { $0.value != 0 }) == expected)
+        }
+    }
+
     @Test func aRowReadsBackAsTheCountersWritten() throws {
         var counters = AnalyticsCounters()
         let keys = [

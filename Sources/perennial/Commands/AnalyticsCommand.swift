@@ -18,15 +18,15 @@ struct AnalyticsCommand: AsyncParsableCommand {
 
     struct Rebuild: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Recompute the configured apps' analytics counters from the stored records, in one transaction.",
+            abstract: "Recompute the configured apps' analytics counters from the stored records.",
             discussion: """
                 Reads every subscription of the configured apps with the catalog of its app and \
-                replaces those apps' counters by their sum, in one transaction. The counters of an \
+                replaces those apps' counters by their sum. The counters of an \
                 app the configuration does not name are kept as they are, and the app is named on \
-                standard error. Safe while the server runs: applies wait for the rebuild (a table \
-                lock on PostgreSQL; SQLite's single writer, at most 5 s, after which an apply answers \
-                503 and is sent again, as Apple and the SDK do) and then add their change to the \
-                rebuilt counters.
+                standard error. Safe while the server runs: on SQLite, applies go on while the \
+                records are read, and their changes are added to the rebuilt counters; on \
+                PostgreSQL, applies wait for the rebuild (a lock of the counters table) and then add \
+                their change.
                 """
         )
 
