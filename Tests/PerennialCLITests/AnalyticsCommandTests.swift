@@ -25,22 +25,22 @@ import Testing
         #expect(!kept.isEmpty)
 
         try Data(P.catalogJSON.utf8).write(to: directory.appendingPathComponent("catalog.json"))
-        let config = directory.appendingPathComponent("perennial.json")
-        try Data(
-            #"{"apps": [{"id": "analytics", "bundleId": "com.example.analytics", "catalog": "catalog.json", "environments": ["Xcode"]}]}"#.utf8
-        ).write(to: config)
-        let output = try CLIProcess.run(["analytics", "rebuild", "--config", config.path, "--database", "sqlite:\(path)"])
+        /// A configuration of one app with the population's catalog, and the rebuild's output with it.
+        func rebuild(appID: String, bundleID: String, database: String = path) throws -> CLIProcess.Output {
+            let config = directory.appendingPathComponent("\(appID).json")
+            try Data(
+                #"{"apps": [{"id": "\#(appID)", "bundleId": "\#(bundleID)", "catalog": "catalog.json", "environments": ["Xcode"]}]}"#.utf8
+            ).write(to: config)
+            return try CLIProcess.run(["analytics", "rebuild", "--config", config.path, "--database", "sqlite:\(database)"])
+        }
+        let output = try rebuild(appID: "analytics", bundleID: P.bundleID)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("from 7 subscriptions"), "\(output.standardOutput)")
         let rebuilt = try await storage.analyticsCounters(request)
         #expect(Set(rebuilt) == Set(kept))
 
         // A configuration without the app (another file, a typo) keeps its counters and names it.
-        let other = directory.appendingPathComponent("other.json")
-        try Data(
-            #"{"apps": [{"id": "other", "bundleId": "com.example.other", "catalog": "catalog.json", "environments": ["Xcode"]}]}"#.utf8
-        ).write(to: other)
-        let skipped = try CLIProcess.run(["analytics", "rebuild", "--config", other.path, "--database", "sqlite:\(path)"])
+        let skipped = try rebuild(appID: "other", bundleID: "com.example.other")
         #expect(skipped.status == 0, "\(skipped.standardError)")
         #expect(skipped.standardOutput.contains("from 0 subscriptions"), "\(skipped.standardOutput)")
         #expect(skipped.standardError.contains("kept the counters of com.example.analytics (7 subscriptions)"), "\(skipped.standardError)")
@@ -48,7 +48,7 @@ import Testing
 
         // A mistyped path is refused, not created empty and "rebuilt".
         let missing = directory.appendingPathComponent("perenial.sqlite").path
-        let mistyped = try CLIProcess.run(["analytics", "rebuild", "--config", config.path, "--database", "sqlite:\(missing)"])
+        let mistyped = try rebuild(appID: "analytics", bundleID: P.bundleID, database: missing)
         #expect(mistyped.status != 0)
         #expect(mistyped.standardError.contains("no SQLite database at \(missing)"), "\(mistyped.standardError)")
         #expect(!FileManager.default.fileExists(atPath: missing))
