@@ -54,31 +54,37 @@ enum PostgresAnalyticsStatements {
 
     /// Holds every apply's counter write until the rebuild commits: an apply committed before it
     /// is in the records the rebuild reads, one after it adds its change to the rebuilt counters.
-    struct LockCounters: PostgresPreparedStatement {
-        static let sql = "LOCK TABLE analytics_counters IN EXCLUSIVE MODE"
-        func makeBindings() throws -> PostgresBindings { PostgresBindings() }
-        func decodeRow(_ row: PostgresRow) throws {}
-    }
-
-    /// Empties the counters of the apps a rebuild recomputes.
-    struct DeleteApps: PostgresPreparedStatement {
-        static let sql = "DELETE FROM analytics_counters WHERE app_bundle_id = ANY($1::text[])"
-        let bundleIDs: [String]
+    /// Every counter row of one app, as a rebuild's snapshot holds it.
+    struct AppCounters: PostgresPreparedStatement {
+        static let sql = """
+            SELECT environment, dimension, day, metric, segment, currency, value FROM analytics_counters WHERE app_bundle_id = $1
+            """
+        let app: String
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 1)
-            bindings.append(bundleIDs)
+            bindings.append(app)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws {}
+        func decodeRow(_ row: PostgresRow) throws -> AnalyticsStoredRow {
+            let (environment, dimension, day, metric, segment, currency, value) = try row.decode((String, Int32, Int32, Int32, String, String, Int64).self)
+            guard let dimension = AnalyticsDimension(rawValue: Int(dimension)) else {
+                throw StorageError.corruptRow(table: "analytics_counters", key: "\(app)/\(day)/\(metric)", reason: "dimension \(dimension)")
+            }
+            return AnalyticsStoredRow(
+                environment: AppStoreEnvironment(rawValue: environment), dimension: dimension, segment: segment,
+                metric: AnalyticsMetric(rawValue: Int(metric)), currency: currency, day: Int(day), value: value)
+        }
     }
 
-    /// Inserts rebuilt rows (distinct keys, the app's counters emptied first).
-    struct Insert: PostgresPreparedStatement {
+    /// Adds a rebuild's corrections to one app's counters (distinct keys).
+    struct Add: PostgresPreparedStatement {
         static let sql = """
             INSERT INTO analytics_counters (app_bundle_id, environment, dimension, day, metric, segment, currency, value)
             SELECT $1, * FROM unnest($2::text[], $3::int4[], $4::int4[], $5::int4[], $6::text[], $7::text[], $8::int8[])
+            ON CONFLICT (app_bundle_id, environment, dimension, day, metric, segment, currency)
+            DO UPDATE SET value = analytics_counters.value + excluded.value
             """
         let app: String
         let rows: ArraySlice<AnalyticsStoredRow>
@@ -93,6 +99,20 @@ enum PostgresAnalyticsStatements {
             bindings.append(rows.map(\.segment))
             bindings.append(rows.map(\.currency))
             bindings.append(rows.map(\.value))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
+    }
+
+    /// Drops the counters a rebuild's correction left at zero.
+    struct DeleteZeros: PostgresPreparedStatement {
+        static let sql = "DELETE FROM analytics_counters WHERE app_bundle_id = ANY($1::text[]) AND value = 0"
+        let bundleIDs: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(bundleIDs)
             return bindings
         }
 

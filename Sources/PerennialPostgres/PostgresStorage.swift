@@ -170,10 +170,15 @@ public struct PostgresStorage: SubscriberStorage {
     }
 
     /// Runs `body` in one transaction on one leased connection; any error rolls it back.
-    func transaction<T: Sendable>(_ operation: String, _ body: (PostgresRows) async throws -> T) async throws(StorageError) -> T {
+    /// `readOnlySnapshot`: every read of the transaction sees one snapshot (`REPEATABLE READ`), for
+    /// reads that must agree with each other while writers go on.
+    func transaction<T: Sendable>(
+        _ operation: String, readOnlySnapshot: Bool = false, _ body: (PostgresRows) async throws -> T
+    ) async throws(StorageError) -> T {
         try await perform(operation) {
             try await client.withTransaction(logger: logger) { connection in
-                try await body(PostgresRows(connection: connection, logger: logger))
+                if readOnlySnapshot { try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger) }
+                return try await body(PostgresRows(connection: connection, logger: logger))
             }
         }
     }

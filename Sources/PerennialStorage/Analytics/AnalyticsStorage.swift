@@ -86,6 +86,19 @@ public struct AnalyticsStoredRow: Sendable, Hashable, Comparable {
     public var day: Int
     public var value: Int64
 
+    public init(
+        environment: AppStoreEnvironment, dimension: AnalyticsDimension, segment: String, metric: AnalyticsMetric, currency: String, day: Int,
+        value: Int64
+    ) {
+        self.environment = environment
+        self.dimension = dimension
+        self.segment = segment
+        self.metric = metric
+        self.currency = currency
+        self.day = day
+        self.value = value
+    }
+
     /// Integers first: rows of one apply rarely tie on them, so strings are seldom compared.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         if lhs.day != rhs.day { return lhs.day < rhs.day }

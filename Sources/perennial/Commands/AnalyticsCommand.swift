@@ -23,10 +23,8 @@ struct AnalyticsCommand: AsyncParsableCommand {
                 Reads every subscription of the configured apps with the catalog of its app and \
                 replaces those apps' counters by their sum. The counters of an \
                 app the configuration does not name are kept as they are, and the app is named on \
-                standard error. Safe while the server runs: on SQLite, applies go on while the \
-                records are read, and their changes are added to the rebuilt counters; on \
-                PostgreSQL, applies wait for the rebuild (a lock of the counters table) and then add \
-                their change.
+                standard error. Safe while the server runs: applies go on while the records are \
+                read, and keep the changes they make meanwhile (docs/analytics.md).
                 """
         )
 
