@@ -1,6 +1,9 @@
 import Crypto
 import Foundation
 import PerennialLiveHarness
+import PerennialSQLite
+import PerennialStorage
+import PerennialStorageContract
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -88,6 +91,43 @@ import Darwin
         #expect(printed.contains("http://127.0.0.1:\(simulatorPort)/simulator/v1/purchases"))
         #expect(printed.contains("App Store Server API http://127.0.0.1:\(simulatorPort)"))
         #expect(printed.contains("kid \(SimulatorServerAPIKeyTests.keyID)  iss \(SimulatorServerAPIKeyTests.issuerID)  bid com.example.perennial"))
+    }
+
+    /// A restart on the demo's database is not seeded again (a second seed would move every seeded
+    /// purchase to the new day's dates and add its evidence beside the first's): the server says
+    /// so and the evidence stays as it was.
+    @Test func aDatabaseWithEvidenceIsNotSeededAgain() async throws {
+        let directory = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("perennial.sqlite").path
+        let storage = try SQLiteStorage(path: path)
+        try await storage.migrate()
+        for evidence in AnalyticsPopulation.evidence {
+            _ = try await storage.apply(evidence, with: AnalyticsPopulation.applier, now: AnalyticsPopulation.at(4, 1))
+        }
+        let stored = try await storage.evidenceCount()
+        #expect(stored > 0)
+
+        let log = directory.appendingPathComponent("serve.log")
+        try Data().write(to: log)
+        let process = Process()
+        process.executableURL = try CLIProcess.executable()
+        process.arguments = [
+            "serve", "--simulator", "--port", String(try FreePort.loopback()), "--simulator-port", String(try FreePort.loopback()),
+            "--database", "sqlite:\(path)",
+        ]
+        process.currentDirectoryURL = Self.repositoryRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var said = false
+        for _ in 0..<600 where !said {
+            said = (try String(contentsOf: log, encoding: .utf8)).contains("the demo app is not seeded again")
+            if !said { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(said, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        #expect(try await storage.evidenceCount() == stored)
     }
 
     private static func send(

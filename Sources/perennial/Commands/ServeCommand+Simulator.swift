@@ -6,6 +6,7 @@ import PerennialCore
 import PerennialSandbox
 import PerennialServer
 import PerennialSimulator
+import PerennialStorage
 import ServiceLifecycle
 
 /// `perennial serve --simulator`: a newcomer's whole system in one command — the server plus an
@@ -23,7 +24,7 @@ extension ServeCommand {
     /// Adds the demo app to `configuration` and returns the services that run the simulator: its
     /// HTTP application and the task that moves its wall clock. They join the server's service
     /// group, so SIGTERM stops them with the server.
-    func sandboxServices(configuration: inout ServerConfiguration, logger: Logger) throws -> [any Service] {
+    func sandboxServices(configuration: inout ServerConfiguration, storage: any SubscriberStorage, logger: Logger) throws -> [any Service] {
         let catalogPath = "Examples/catalog.json"
         let catalog: Catalog
         do {
@@ -67,7 +68,7 @@ extension ServeCommand {
         if simulatorSeed {
             let seeder = try DemoSeeder(catalog: catalog, wiring: wiring, now: Date())
             demo.trustedRoots.append(.der(try seeder.trustedRoot))
-            seeding.append(DemoSeeding(seeder: seeder, logger: logger))
+            seeding.append(DemoSeeding(seeder: seeder, storage: storage, logger: logger))
         }
         configuration.apps.append(demo)
         let adminKey = configuration.adminKey.map(\.description) ?? "sk_demo_\(UUID().uuidString.lowercased())"
@@ -119,13 +120,23 @@ extension ServeCommand {
 
 /// Runs ``DemoSeeder`` once the server listens, says where to look when it is done, and then
 /// stays until the group shuts down (a service that returns would stop the server with it).
+///
+/// A database that already holds evidence (a restart on the demo's database) is not seeded again:
+/// the seed is relative to the day it runs, so a second one would move every seeded purchase to
+/// new dates and add its evidence beside the first's.
 struct DemoSeeding: Service {
     let seeder: DemoSeeder
+    let storage: any SubscriberStorage
     let logger: Logger
 
     func run() async throws {
         let started = Date()
         do {
+            if try await storage.evidenceCount() > 0 {
+                logger.notice("the database already holds evidence, so the demo app is not seeded again (a new --database is seeded)")
+                try? await gracefulShutdown()
+                return
+            }
             // A shutdown during the seeding stops it.
             let refused = try await cancelWhenGracefulShutdown {
                 try await seeder.seed(until: Date(), publicKey: ServeCommand.demoPublicKey)

@@ -106,7 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info("using PostgreSQL")
         }
 
-        if simulator { services += try sandboxServices(configuration: &configuration, logger: logger) }
+        if simulator { services += try sandboxServices(configuration: &configuration, storage: storage, logger: logger) }
 
         let application = try buildApplication(
             configuration: configuration, storage: storage, environment: environment, metrics: ServerMetrics(registry: registry),
