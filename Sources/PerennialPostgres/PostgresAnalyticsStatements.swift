@@ -52,8 +52,6 @@ enum PostgresAnalyticsStatements {
         func decodeRow(_ row: PostgresRow) throws -> (String, String) { try row.decode((String, String).self) }
     }
 
-    /// Holds every apply's counter write until the rebuild commits: an apply committed before it
-    /// is in the records the rebuild reads, one after it adds its change to the rebuilt counters.
     /// Every counter row of one app, as a rebuild's snapshot holds it.
     struct AppCounters: PostgresPreparedStatement {
         static let sql = """

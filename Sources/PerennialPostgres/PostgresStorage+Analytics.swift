@@ -80,17 +80,17 @@ extension PostgresStorage {
     /// Adds to each app's counters its rebuilt sums minus the counters the snapshot held, in one
     /// transaction, and drops the counters left at zero.
     func correctAnalytics(with snapshot: AnalyticsSnapshot) async throws(StorageError) -> AnalyticsRebuild {
-        try await transaction("rebuild analytics: correct the counters") { rows in
+        // A correction is keyed by its counter: the row with its value zeroed.
+        func counter(_ row: AnalyticsStoredRow) -> AnalyticsStoredRow {
+            var counter = row
+            counter.value = 0
+            return counter
+        }
+        return try await transaction("rebuild analytics: correct the counters") { rows in
             var written = 0
             for app in snapshot.apps.sorted() {
                 let rebuilt = snapshot.rebuilt[app]?.storedRows ?? []
                 written += rebuilt.count
-                // Keyed by the counter: the row with its value zeroed.
-                func counter(_ row: AnalyticsStoredRow) -> AnalyticsStoredRow {
-                    var counter = row
-                    counter.value = 0
-                    return counter
-                }
                 var correction: [AnalyticsStoredRow: Int64] = [:]
                 for row in rebuilt { correction[counter(row), default: 0] += row.value }
                 for row in snapshot.kept[app] ?? [] { correction[counter(row), default: 0] -= row.value }

@@ -143,11 +143,7 @@ extension SQLiteStorage {
                 let stored = sums.counters[app]?.storedRows ?? []
                 try SQLiteRows.addAnalytics(stored, app: app, db)
                 rows += stored.count
-                try SQLiteAnalyticsJournal.addToCounters(
-                    Row.fetchCursor(
-                        db.cachedStatement(
-                            sql: "SELECT id, app_bundle_id, analytics_change FROM evidence WHERE id > ? AND app_bundle_id = ? AND analytics_change IS NOT NULL"),
-                        arguments: [sums.throughEvidenceID, app]), db)
+                try SQLiteAnalyticsJournal.addChanges(of: app, after: sums.throughEvidenceID, db)
             }
             return AnalyticsRebuild(subscriptions: sums.subscriptions, rows: rows, unknownApps: sums.unknownApps)
         }

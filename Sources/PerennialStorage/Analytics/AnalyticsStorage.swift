@@ -64,7 +64,7 @@ public struct AnalyticsCounterRow: Sendable, Hashable {
 public struct AnalyticsRebuild: Sendable, Hashable {
     /// Subscriptions (original transaction ids) whose facts were summed.
     public var subscriptions: Int
-    /// Counter rows written (each counter once per dimension).
+    /// Counter rows the records gave (each counter once per dimension).
     public var rows: Int
     /// Subscriptions of apps the rebuild was not given, by bundle id: their counters were kept.
     public var unknownApps: [String: Int]

@@ -122,8 +122,8 @@ extension ServeCommand {
 /// stays until the group shuts down (a service that returns would stop the server with it).
 ///
 /// A database that already holds evidence (a restart on the demo's database) is not seeded again:
-/// the seed is relative to the day it runs, so a second one would move every seeded purchase to
-/// new dates and add its evidence beside the first's.
+/// the seed is relative to the moment it starts, so a second one would play the year again from a
+/// new start and add its evidence beside the first's.
 struct DemoSeeding: Service {
     let seeder: DemoSeeder
     let storage: any SubscriberStorage
