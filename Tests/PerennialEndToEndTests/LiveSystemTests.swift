@@ -6,6 +6,14 @@ import Testing
 /// port and database.
 @Suite("Live system")
 struct LiveSystemTests {
+    /// Tests start live systems side by side: a port drawn for one is never drawn for another, or
+    /// one test's requests could reach the other's server. 500 random draws from the 12,768 ports
+    /// would repeat one about ten times over without it.
+    @Test func noPortIsHandedOutTwice() throws {
+        let ports = try (0..<500).map { _ in try FreePort.loopback() }
+        #expect(Set(ports).count == ports.count)
+    }
+
     @Test func aPurchasePostedByTheAppUnlocksTheEntitlementAndSurvivesAServerRestart() async throws {
         let system = try await LiveSystem.start()
         do {

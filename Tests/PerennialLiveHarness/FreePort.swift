@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,11 +12,17 @@ import Darwin
 /// ports of outgoing connections from 32768 up (49152 on macOS), so no client socket of a test
 /// running alongside can take it between this check and the server's own bind. That happened, on
 /// busy runs, with the ports `bind(0)` hands out, which come from that same range.
+///
+/// A port is handed out once per process: two tests starting side by side could otherwise draw
+/// the same free port before either server binds it, and one test's requests then reach the
+/// other's server (seen once as a client key refused with 401, then a refused connection).
 public enum FreePort {
+    private static let handedOut = Mutex<Set<Int>>([])
+
     public static func loopback() throws -> Int {
         for _ in 0..<200 {
             let port = Int.random(in: 20_000..<32_768)
-            if canBind(port) { return port }
+            if canBind(port), handedOut.withLock({ $0.insert(port).inserted }) { return port }
         }
         throw LiveSystemError.noFreePort
     }
