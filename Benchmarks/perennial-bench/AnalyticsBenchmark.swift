@@ -62,7 +62,7 @@ enum AnalyticsBenchmark {
             try await queue.read { db in
                 let rows = try Row.fetchCursor(db, sql: "SELECT original_transaction_id, record FROM transactions")
                 while let row = try rows.next() {
-                    blackHole(try StorageJSON.decode(Transaction.self, from: Data((row[1] as String).utf8), table: "transactions", key: row[0]))
+                    blackHole(try StorageJSON.decode(Transaction.self, from: row[1] as String, table: "transactions", key: row[0]))
                 }
             }
         }

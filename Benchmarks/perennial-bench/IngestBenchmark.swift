@@ -42,8 +42,10 @@ enum IngestBenchmark {
         defer { try? FileManager.default.removeItem(at: directory) }
         let storage = try SQLiteStorage(path: directory.appendingPathComponent("bench.sqlite").path)
         try await storage.migrate()
-        let pipeline = EvidencePipeline(
-            app: app, storage: storage, webhookWakeUp: WebhookWakeUp(), metrics: ServerMetrics(), logger: Logger(label: "bench"))
+        // The pipeline's line per applied evidence would print thousands of lines above the table.
+        var logger = Logger(label: "bench")
+        logger.logLevel = .warning
+        let pipeline = EvidencePipeline(app: app, storage: storage, webhookWakeUp: WebhookWakeUp(), metrics: ServerMetrics(), logger: logger)
         let verified = try await bodies.asyncMap { body in
             guard let evidence = try await pipeline.normalized(.notificationV2(body), now: now) else {
                 throw BenchmarkFailure("the notification carried no evidence")
@@ -115,12 +117,6 @@ enum IngestBenchmark {
             for info in records.renewalInfos { blackHole(try foundation.encode(info)) }
             blackHole(try foundation.encode(view))
         }
-        let t = records.transactions[0]
-        let x1 = try await measure("X foundation transaction", iterations: iterations, rounds: rounds) { blackHole(try foundation.encode(t)) }
-        let x2 = try await measure("X own transaction", iterations: iterations, rounds: rounds) { blackHole(try StorageJSON.encode(t, what: "b")) }
-        let x3 = try await measure("X foundation view", iterations: iterations, rounds: rounds) { blackHole(try foundation.encode(view)) }
-        let x4 = try await measure("X own view", iterations: iterations, rounds: rounds) { blackHole(try StorageJSON.encode(view, what: "b")) }
-        print(x1.microsecondsPerOperation, x2.microsecondsPerOperation, x3.microsecondsPerOperation, x4.microsecondsPerOperation, try foundation.encode(view).count, try foundation.encode(t).count)
         var after = try await measure("the same with StorageJSON (own encoder, same bytes)", iterations: iterations, rounds: rounds) {
             for transaction in records.transactions { blackHole(try StorageJSON.encode(transaction, what: "bench")) }
             for info in records.renewalInfos { blackHole(try StorageJSON.encode(info, what: "bench")) }

@@ -105,7 +105,7 @@ enum PostgresOutboxStatements {
         let cells = row.makeRandomAccess()
         let id = try cells[0].decode(Int64.self)
         let accepted = try StorageJSON.decode(
-            [String].self, from: Data(try cells[13].decode(String.self).utf8), table: "outbox", key: "\(id)")
+            [String].self, from: try cells[13].decode(String.self), table: "outbox", key: "\(id)")
         return WebhookDelivery(
             entry: OutboxEntry(
                 id: id,

@@ -97,7 +97,7 @@ extension PostgresStorage {
                 "SELECT record FROM consumption_reports WHERE app_bundle_id = \(appBundleID) AND app_user_id = \(user.rawValue)",
                 logger: rows.logger)
             for try await record in found.decode(String.self) {
-                return try StorageJSON.decode(ConsumptionReport.self, from: Data(record.utf8), table: "consumption_reports", key: user.rawValue)
+                return try StorageJSON.decode(ConsumptionReport.self, from: record, table: "consumption_reports", key: user.rawValue)
             }
             return nil
         }
@@ -110,7 +110,7 @@ extension PostgresStorage {
     private static func requests(_ rows: PostgresRowSequence) async throws -> [RefundRequestRecord] {
         var requests: [RefundRequestRecord] = []
         for try await (id, record) in rows.decode((String, String).self) {
-            requests.append(try StorageJSON.decode(RefundRequestRecord.self, from: Data(record.utf8), table: "consumption_requests", key: id))
+            requests.append(try StorageJSON.decode(RefundRequestRecord.self, from: record, table: "consumption_requests", key: id))
         }
         return requests
     }

@@ -44,7 +44,7 @@ extension PostgresStorage {
             var stored: String?
             for try await record in found.decode(String.self) { stored = record }
             guard let stored else { return nil }
-            let grant = try StorageJSON.decode(EntitlementGrant.self, from: Data(stored.utf8), table: "entitlement_grants", key: id)
+            let grant = try StorageJSON.decode(EntitlementGrant.self, from: stored, table: "entitlement_grants", key: id)
             guard grant.revokedAt == nil, at < grant.expiresAt else { return nil }
             let write = try GrantWrite.revoking(grant, of: user, appBundleID: appBundleID, by: action, now: at)
             let record = String(decoding: try StorageJSON.encode(write.grant, what: "grant \(id)"), as: UTF8.self)
@@ -63,7 +63,7 @@ extension PostgresStorage {
                 """, logger: rows.logger)
             var grants: [EntitlementGrant] = []
             for try await (id, record) in found.decode((String, String).self) {
-                grants.append(try StorageJSON.decode(EntitlementGrant.self, from: Data(record.utf8), table: "entitlement_grants", key: id))
+                grants.append(try StorageJSON.decode(EntitlementGrant.self, from: record, table: "entitlement_grants", key: id))
             }
             return grants
         }

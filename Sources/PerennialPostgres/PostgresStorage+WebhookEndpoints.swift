@@ -37,7 +37,7 @@ extension PostgresStorage {
             let removed = try await rows.connection.query(
                 "DELETE FROM webhook_endpoints WHERE id = \(id) AND app_bundle_id = \(appBundleID) RETURNING record", logger: rows.logger)
             for try await record in removed.decode(String.self) {
-                return try StorageJSON.decode(StoredWebhookEndpoint.self, from: Data(record.utf8), table: "webhook_endpoints", key: id)
+                return try StorageJSON.decode(StoredWebhookEndpoint.self, from: record, table: "webhook_endpoints", key: id)
             }
             return nil
         }
@@ -52,7 +52,7 @@ extension PostgresStorage {
                 """, logger: rows.logger)
             var endpoints: [StoredWebhookEndpoint] = []
             for try await (id, record) in found.decode((String, String).self) {
-                endpoints.append(try StorageJSON.decode(StoredWebhookEndpoint.self, from: Data(record.utf8), table: "webhook_endpoints", key: id))
+                endpoints.append(try StorageJSON.decode(StoredWebhookEndpoint.self, from: record, table: "webhook_endpoints", key: id))
             }
             return endpoints
         }

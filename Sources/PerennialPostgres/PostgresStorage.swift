@@ -99,7 +99,7 @@ public struct PostgresStorage: SubscriberStorage {
                 "SELECT id, evidence_id, at, kind, detail FROM audit WHERE app_user_id = \(user.rawValue) ORDER BY id", logger: logger)
             var entries: [AuditEntry] = []
             for try await (id, evidenceID, at, kind, detail) in rows.decode((Int64, Int64?, Double, String, String).self) {
-                let decoded = try StorageJSON.decode(AuditDetail.self, from: Data(detail.utf8), table: "audit", key: "\(id)")
+                let decoded = try StorageJSON.decode(AuditDetail.self, from: detail, table: "audit", key: "\(id)")
                 entries.append(
                     AuditEntry(
                         id: id, evidenceID: evidenceID,

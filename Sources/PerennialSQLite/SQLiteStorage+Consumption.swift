@@ -100,7 +100,7 @@ extension SQLiteStorage {
                 db.cachedStatement(sql: "SELECT record FROM consumption_reports WHERE app_bundle_id = ? AND app_user_id = ?"),
                 arguments: [appBundleID, user.rawValue]
             ).map { record in
-                try StorageJSON.decode(ConsumptionReport.self, from: Data(record.utf8), table: "consumption_reports", key: user.rawValue)
+                try StorageJSON.decode(ConsumptionReport.self, from: record, table: "consumption_reports", key: user.rawValue)
             }
         }
     }
@@ -110,6 +110,6 @@ extension SQLiteStorage {
     }
 
     private static func request(id: String, record: String) throws -> RefundRequestRecord {
-        try StorageJSON.decode(RefundRequestRecord.self, from: Data(record.utf8), table: "consumption_requests", key: id)
+        try StorageJSON.decode(RefundRequestRecord.self, from: record, table: "consumption_requests", key: id)
     }
 }

@@ -32,7 +32,7 @@ extension SQLiteStorage {
                 db.cachedStatement(sql: "SELECT record FROM entitlement_grants WHERE id = ? AND app_user_id = ? AND app_bundle_id = ?"),
                 arguments: [id, user.rawValue, appBundleID])
             guard let stored else { return nil }
-            let grant = try StorageJSON.decode(EntitlementGrant.self, from: Data(stored.utf8), table: "entitlement_grants", key: id)
+            let grant = try StorageJSON.decode(EntitlementGrant.self, from: stored, table: "entitlement_grants", key: id)
             guard grant.revokedAt == nil, at < grant.expiresAt else { return nil }
             let write = try GrantWrite.revoking(grant, of: user, appBundleID: appBundleID, by: action, now: at)
             try db.cachedStatement(sql: "UPDATE entitlement_grants SET record = ? WHERE id = ?").execute(arguments: [
@@ -52,7 +52,7 @@ extension SQLiteStorage {
                     sql: "SELECT id, record FROM entitlement_grants WHERE app_user_id = ? AND app_bundle_id = ? ORDER BY created_at, id"),
                 arguments: [user.rawValue, appBundleID])
             return try rows.map { row throws(StorageError) in
-                try StorageJSON.decode(EntitlementGrant.self, from: Data((row["record"] as String).utf8), table: "entitlement_grants", key: row["id"])
+                try StorageJSON.decode(EntitlementGrant.self, from: row["record"] as String, table: "entitlement_grants", key: row["id"])
             }
         }
         guard let readers else { return try await read("read grants of \(user)", query) }

@@ -127,7 +127,7 @@ extension SQLiteStorage {
     private static func delivery(from row: Row) throws(StorageError) -> WebhookDelivery {
         let id: Int64 = row["id"]
         let accepted = try StorageJSON.decode(
-            [String].self, from: Data((row["accepted_endpoints"] as String).utf8), table: "outbox", key: "\(id)")
+            [String].self, from: row["accepted_endpoints"] as String, table: "outbox", key: "\(id)")
         return WebhookDelivery(
             entry: OutboxEntry(
                 id: id,

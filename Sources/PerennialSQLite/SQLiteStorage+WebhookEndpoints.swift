@@ -33,7 +33,7 @@ extension SQLiteStorage {
                 db.cachedStatement(sql: "DELETE FROM webhook_endpoints WHERE id = ? AND app_bundle_id = ? RETURNING record"),
                 arguments: [id, appBundleID])
             return try stored.map { record throws(StorageError) in
-                try StorageJSON.decode(StoredWebhookEndpoint.self, from: Data(record.utf8), table: "webhook_endpoints", key: id)
+                try StorageJSON.decode(StoredWebhookEndpoint.self, from: record, table: "webhook_endpoints", key: id)
             }
         }
     }
@@ -46,7 +46,7 @@ extension SQLiteStorage {
                 arguments: [appBundleID])
             return try rows.map { row throws(StorageError) in
                 try StorageJSON.decode(
-                    StoredWebhookEndpoint.self, from: Data((row["record"] as String).utf8), table: "webhook_endpoints", key: row["id"])
+                    StoredWebhookEndpoint.self, from: row["record"] as String, table: "webhook_endpoints", key: row["id"])
             }
         }
     }

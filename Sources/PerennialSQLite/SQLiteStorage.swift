@@ -124,7 +124,7 @@ public struct SQLiteStorage: SubscriberStorage {
                 arguments: [user.rawValue])
             return try rows.map { row throws(StorageError) in
                 let id: Int64 = row["id"]
-                let detail = try StorageJSON.decode(AuditDetail.self, from: Data((row["detail"] as String).utf8), table: "audit", key: "\(id)")
+                let detail = try StorageJSON.decode(AuditDetail.self, from: row["detail"] as String, table: "audit", key: "\(id)")
                 return AuditEntry(
                     id: id, evidenceID: row["evidence_id"] as Int64?,
                     entry: AuditEntry.Draft(

@@ -79,7 +79,7 @@ public final class DecodedRecordCache: @unchecked Sendable {
         _ json: String, in generations: ReferenceWritableKeyPath<DecodedRecordCache, Generations<Value>>, table: String, key: String
     ) throws(StorageError) -> Value {
         if let known = lock.withLock({ self[keyPath: generations].value(for: json) }) { return known }
-        let value = try StorageJSON.decode(Value.self, from: Data(json.utf8), table: table, key: key)
+        let value = try StorageJSON.decode(Value.self, from: json, table: table, key: key)
         lock.withLock { self[keyPath: generations].insert(value, for: json) }
         return value
     }

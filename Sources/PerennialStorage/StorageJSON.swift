@@ -22,10 +22,20 @@ public enum StorageJSON {
         }
     }
 
-    /// Decodes a JSON column; `table` and `key` name the row in the error.
+    /// Decodes a JSON column as a back end reads it (text); `table` and `key` name the row in the error.
+    public static func decode<T: Decodable>(_ type: T.Type, from json: String, table: String, key: String) throws(StorageError) -> T {
+        // The text's UTF-8 straight into the decoder's buffer: one copy, not two through `Data`.
+        try decode(type, bytes: Array(json.utf8), table: table, key: key)
+    }
+
+    /// Decodes JSON bytes; `table` and `key` name the row in the error.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, table: String, key: String) throws(StorageError) -> T {
+        try decode(type, bytes: Array(data), table: table, key: key)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, bytes: [UInt8], table: String, key: String) throws(StorageError) -> T {
         do {
-            return try StorageJSONDecoder.decode(type, from: data)
+            return try StorageJSONDecoder.decode(type, from: bytes)
         } catch {
             throw .corruptRow(table: table, key: key, reason: "\(error)")
         }

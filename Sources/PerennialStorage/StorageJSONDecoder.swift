@@ -13,8 +13,8 @@ import Foundation
 /// `Data` as base64, `URL` as a string, `Decimal` as a number. Anything else decodes through its own
 /// `init(from:)`.
 enum StorageJSONDecoder {
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let tape = try Tape(Array(data))
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        let tape = try Tape(bytes)
         return try tape.decode(type, at: 0, member: false)
     }
 

@@ -109,11 +109,11 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
                 var records = EvidenceRecords()
                 for json in subscription.transactions {
                     records.transactions.append(
-                        try StorageJSON.decode(Transaction.self, from: Data(json.utf8), table: "transactions", key: subscription.id))
+                        try StorageJSON.decode(Transaction.self, from: json, table: "transactions", key: subscription.id))
                 }
                 if let json = subscription.renewalInfo {
                     records.renewalInfos.append(
-                        try StorageJSON.decode(RenewalInfo.self, from: Data(json.utf8), table: "renewal_infos", key: subscription.id))
+                        try StorageJSON.decode(RenewalInfo.self, from: json, table: "renewal_infos", key: subscription.id))
                 }
                 guard let ledger = RecordSet(records).ledger(originalTransactionID: subscription.id) else { continue }
                 subscription.facts.add(ledger, to: &sums[subscription.app, default: AnalyticsCounters()])
