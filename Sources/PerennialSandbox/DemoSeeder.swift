@@ -22,6 +22,12 @@ public struct DemoSeeder: Sendable {
     let serverURL: URL
     let products: [String]
 
+    /// Apple delivers only V2 notifications here: an app chooses one version per URL in App Store
+    /// Connect. V1 bodies carry no date, so their records are dated when the server receives them;
+    /// played through a year in seconds, every V1 renewal info was dated after all of the year's
+    /// signed ones and outranked them (17 customers whose retries Apple had ended stayed "in billing
+    /// retry, renews" for months, and no churn was involuntary).
+    ///
     /// A seeder of `subscribers` users for the app of `catalog` that `wiring` connects, whose
     /// server must trust the seeder's root (``trustedRoot``). The year ends at `now`.
     public init(
@@ -36,7 +42,7 @@ public struct DemoSeeder: Sendable {
             setup: SimulatorSetup(
                 catalog: catalog, prices: prices, bundleID: wiring.bundleID, seed: 2026, timeScale: .production,
                 billingGracePeriodDays: 16, time: .virtual(start: now.addingTimeInterval(-365 * 86_400)),
-                pki: .generate(receipts: false), wire: wiring.wire, targets: wiring.notificationTargets,
+                pki: .generate(receipts: false), wire: wiring.wire, targets: DeliveryTargets(v2: wiring.notificationTargets.v2),
                 firstTransactionID: Self.firstTransactionID))
         serverURL = wiring.serverURL
         self.subscribers = subscribers

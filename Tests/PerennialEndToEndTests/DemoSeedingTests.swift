@@ -36,6 +36,30 @@ struct DemoSeedingTests {
                 if !(answer.subscriptions.isEmpty) { histories += 1 }
             }
             #expect(histories == seeder.subscribers)
+            // The dashboard tells what Apple knows: each subscription's status and renewal are
+            // the simulator's own at the end of the year (V1 notifications, dated on receipt,
+            // once outranked the year's signed renewal infos).
+            let apple = await seeder.simulator.currentState()
+            var billingFailures = 0
+            for lifecycle in apple.lifecycles {
+                let answer = try await http.server(.GET, "admin/v1/subscribers/\(lifecycle.account.id)", bearer: system.adminKey)
+                let stored = try #require(answer.subscriptions.first { $0["originalTransactionId"] as? String == lifecycle.originalTransactionID })
+                let expected: String =
+                    switch lifecycle.status {
+                    case .active: "active"
+                    case .expired: "expired"
+                    case .billingRetry: "inBillingRetry"
+                    case .gracePeriod: "inGracePeriod"
+                    case .revoked: "revoked"
+                    }
+                #expect(stored["status"] as? String == expected, "\(lifecycle.account.id): \(answer.text)")
+                // A refunded subscription renews no more, whatever the simulator's switch still says.
+                if lifecycle.status != .revoked {
+                    #expect(stored["willRenew"] as? Bool == lifecycle.willAutoRenew, "\(lifecycle.account.id): \(answer.text)")
+                }
+                if lifecycle.expirationReason == .billingError { billingFailures += 1 }
+            }
+            #expect(billingFailures > 0, "a year of 40 customers brings billing failures that end a subscription")
             await system.stop()
         } catch {
             await system.stop()

@@ -90,7 +90,25 @@ struct SupportLiveTests {
         }
     }
 
-    /// Runs `body` against a live server and simulator, stopped whatever happens.
+    /// A subscriber known only from an app receipt (whose records, like verifyReceipt's and V1's,
+    /// do not name the product's type: every notification is lost here) is refreshed from Apple,
+    /// not told it has no subscription.
+    @Test func aReceiptSubscriberIsRefreshedFromApple() async throws {
+        try await LiveSystem.start(faults: DeliveryFaults(dropProbability: 1)).stopping { system in
+            let http = LiveHTTP(system: system)
+            try await http.account("carol")
+            let bought = try await http.buy(LiveCatalog.standardMonthly, account: "carol")
+            let posted = try await http.postReceipt(try #require(bought.json["receipt"] as? String), user: "carol")
+            #expect(posted.status == 200, "\(posted.text)")
+            let refreshed = try await http.server(
+                .POST, "admin/v1/apps/\(system.appID)/subscribers/carol/refresh", body: #"{"reason": "customer wrote in"}"#, bearer: system.adminKey)
+            #expect(refreshed.status == 200, "\(refreshed.text)")
+            #expect(refreshed.subscriptionStatus == "active")
+            let nobody = try await http.server(.POST, "admin/v1/apps/\(system.appID)/subscribers/dave/refresh", body: "{}", bearer: system.adminKey)
+            #expect(nobody.status == 404)
+        }
+    }
+
     /// Runs `body` on a fresh live system (answering refund requests as `consumption` says) and stops it.
     static func onALiveSystem(consumption: ConsumptionPolicy? = nil, _ body: (LiveSystem, LiveHTTP) async throws -> Void) async throws {
         try await LiveSystem.start(consumption: consumption).stopping { try await body($0, LiveHTTP(system: $0)) }

@@ -106,8 +106,9 @@ public struct Catalog: Hashable, Sendable {
     }
 
     /// The type of a transaction's product: the catalog's, else what the record says (a product
-    /// missing from the catalog), a group implying an auto-renewable subscription.
-    func productType(of transaction: Transaction) -> ProductType? {
+    /// missing from the catalog), a group implying an auto-renewable subscription. Records from
+    /// receipts, verifyReceipt and V1 notifications do not say their product's type.
+    public func productType(of transaction: Transaction) -> ProductType? {
         productIndex[transaction.productID].map { products[$0].type } ?? transaction.productType
             ?? (transaction.subscriptionGroupID != nil ? .autoRenewable : nil)
     }

@@ -166,7 +166,7 @@ struct SupportRoutes: Sendable {
     /// attributed to the admin key `admin` with `reason`.
     func refresh(subscriber user: AppUserID, in app: AppContext, client: AppStoreServerAPIClient, admin: String, reason: String?) async throws {
         let records = try await dependencies.storage.records(ownedBy: user, appBundleID: app.bundleID)
-        let subscriptions = Set(records.evidence.transactions.filter { $0.productType == .autoRenewable }.map(\.originalTransactionID))
+        let subscriptions = Set(records.evidence.transactions.filter { app.catalog.productType(of: $0) == .autoRenewable }.map(\.originalTransactionID))
         guard !subscriptions.isEmpty else { throw APIError.notFound("\(user) has no subscription in app \(app.id)") }
         let action = AdminAction(admin: admin, action: "refresh", reason: reason)
         for id in subscriptions.sorted() { try await dependencies.refresh(id, app: app, client: client, action: action) }
