@@ -40,6 +40,16 @@ struct JWSCommandTests {
         #expect(output.standardError.contains("rejected:"))
     }
 
+    /// An input that cannot be read is named with the system's reason, not Foundation's error dump.
+    @Test func anUnreadableInputIsSaidPlainly() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-\(UUID().uuidString).jws").path
+        let output = try CLIProcess.run(["jws", "decode", missing])
+        #expect(output.status == 1)
+        #expect(output.standardError == "Error: cannot read \(missing): No such file or directory\n", "\(output.standardError)")
+        let directory = try CLIProcess.run(["receipt", "decode", FileManager.default.temporaryDirectory.path])
+        #expect(directory.standardError.contains(": Is a directory"), "\(directory.standardError)")
+    }
+
     @Test func decodeAndVerifyOpenNestedJWS() throws {
         let pki = try AppleShapedPKI.generate(.init(validFrom: Date(timeIntervalSince1970: 1_704_067_200)))
         let signedDate = 1_717_200_000_000

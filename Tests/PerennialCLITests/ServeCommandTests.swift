@@ -12,8 +12,26 @@ import Darwin
 #endif
 
 /// `perennial serve` started as the README says, on a fresh directory: it migrates its SQLite
-/// file, answers its readiness check, and exits 0 on SIGTERM.
+/// file, answers its readiness check, and exits 0 on SIGTERM. What it cannot do, it says plainly.
 @Suite struct ServeCommandTests {
+    /// A port past 65535 was taken modulo 65,536 by the socket: the log said 99999 and the server
+    /// listened on 34463. Each port option refuses it now, naming the option.
+    @Test(arguments: [["serve", "--port", "99999"], ["serve", "--simulator-port", "70000"], ["simulator", "serve", "--port", "65536"]])
+    func aPortOutsideTheRangeIsRefused(arguments: [String]) throws {
+        let output = try CLIProcess.run(arguments)
+        #expect(output.status == 64)
+        #expect(output.standardError.contains("The value '\(arguments.last!)' is invalid for '\(arguments[arguments.count - 2])"), "\(output.standardError)")
+    }
+
+    /// A database directory that cannot be made is named with the system's reason, not Foundation's
+    /// error dump.
+    @Test func anUnusableDatabaseDirectoryIsSaidPlainly() throws {
+        let output = try CLIProcess.run(["serve", "--database", "sqlite:/proc/perennial-nowhere/p.sqlite"])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("cannot create the SQLite database's directory /proc/perennial-nowhere: No such file or directory"), "\(output.standardError)")
+        #expect(!output.standardError.contains("NSCocoaErrorDomain"))
+    }
+
     @Test func serveAnswersItsReadinessCheckAndStopsCleanlyOnSIGTERM() async throws {
         let directory = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

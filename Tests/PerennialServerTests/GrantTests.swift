@@ -59,6 +59,9 @@ import Testing
                 (#"{"entitlementId": "pro", "duration": "P7D", "expiresAt": "2099-01-01T00:00:00Z"}"#, .badRequest, "invalidGrantEnd"),
                 (#"{"entitlementId": "pro", "duration": "7 days"}"#, .badRequest, "invalidGrantEnd"),
                 (#"{"entitlementId": "pro", "expiresAt": "tomorrow"}"#, .badRequest, "invalidGrantEnd"),
+                (#"{"entitlementId": "pro", "duration": "P99999999999Y"}"#, .badRequest, "invalidGrantEnd"),
+                (#"{"entitlementId": "pro", "duration": "P101Y"}"#, .badRequest, "invalidGrantEnd"),
+                (#"{"entitlementId": "pro", "expiresAt": "9999-12-31T00:00:00Z"}"#, .badRequest, "invalidGrantEnd"),
                 (#"{"duration": "P7D"}"#, .badRequest, "malformedRequest"),
             ]
             for (body, status, code) in cases {

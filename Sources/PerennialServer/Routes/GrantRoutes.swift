@@ -58,16 +58,21 @@ struct GrantRoutes: Sendable {
         }
     }
 
-    /// The end the request asks for: an instant, or a duration from `now`; it must come after `now`.
+    /// The end the request asks for: an instant, or a duration from `now`; it must come after `now`
+    /// and within a century. A later end is a typo, not a lifetime: `P99999999999Y` ended in the year
+    /// 100000002025, which the SDK's date parser refuses, so the user's whole answer failed to decode.
     private static func end(of body: GrantRequest, from now: Date) throws(GrantError) -> Date {
         let end: Date
+        let asked: String
         switch (body.expiresAt, body.duration) {
         case (let text?, nil):
+            asked = text
             guard let date = Self.instant(text) else {
                 throw .invalidEnd("expiresAt must be an ISO 8601 instant such as 2026-12-01T00:00:00Z, got \"\(text)\"")
             }
             end = date
         case (nil, let text?):
+            asked = text
             guard let duration = SubscriptionDuration(iso8601: text) else {
                 throw .invalidEnd("duration must be an ISO 8601 duration of one component (P3D, P2W, P1M, P1Y), got \"\(text)\"")
             }
@@ -76,6 +81,8 @@ struct GrantRoutes: Sendable {
             throw .invalidEnd("give exactly one of expiresAt (an instant) and duration (from now)")
         }
         guard end > now else { throw .endsInThePast(APIJSON.string(from: end)) }
+        let latest = UTCCalendar.adding(months: 100 * 12, to: now)
+        guard end <= latest else { throw .invalidEnd("a grant ends within 100 years, by \(APIJSON.string(from: latest)); got \"\(asked)\"") }
         return end
     }
 

@@ -46,7 +46,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("webhook-port"),
         help: "With --scenario renewals, listen on 127.0.0.1:PORT for the server's webhooks (serve --simulator --simulator-webhook http://127.0.0.1:PORT/) and report whether delivery kept up.")
-    var webhookPort: Int?
+    var webhookPort: TCPPort?
 
     @Option(help: "The app id in the server's URLs.")
     var app = "demo"
@@ -74,7 +74,7 @@ struct LoadCommand: AsyncParsableCommand {
         let signing = try SimulatorPKI.load(directory: directory, validFrom: Date(), receipts: false)
         let options = LoadOptions(
             targets: urls, scenario: scenario, concurrency: concurrency, duration: duration, appID: app, clientKey: key,
-            simulatorURL: simulator, users: users, premint: premint, rounds: rounds, webhookPort: webhookPort)
+            simulatorURL: simulator, users: users, premint: premint, rounds: rounds, webhookPort: webhookPort?.value)
         let comparison = try await LoadRunner(options: options, traffic: LoadTraffic(pki: signing)).run()
         print("\(scenario.rawValue): concurrency \(concurrency), \(duration)s per route in \(rounds) alternating rounds, \(urls.count) instance(s)")
         print(comparison.render(), terminator: "")

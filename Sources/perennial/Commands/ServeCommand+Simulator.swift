@@ -28,13 +28,13 @@ extension ServeCommand {
         let catalogPath = "Examples/catalog.json"
         let catalog: Catalog
         do {
-            catalog = try CatalogLoader.load(json: try Data(contentsOf: URL(fileURLWithPath: catalogPath)))
+            catalog = try CatalogLoader.load(json: try InputFile.read(catalogPath))
         } catch {
             throw ValidationError("--simulator sells the products of \(catalogPath); run it from the repository root (\(error))")
         }
         guard let app = catalog.apps.first else { throw ValidationError("\(catalogPath) names no app") }
         guard let serverURL = URL(string: "http://\(configuration.host):\(configuration.port)"),
-            let simulatorURL = URL(string: "http://127.0.0.1:\(simulatorPort)")
+            let simulatorURL = URL(string: "http://127.0.0.1:\(simulatorPort.value)")
         else {
             throw ValidationError("--host \(configuration.host) does not make a URL")
         }
@@ -82,7 +82,7 @@ extension ServeCommand {
         var simulatorLogger = Logger(label: "perennial.simulator")
         simulatorLogger.logLevel = .notice
         let application = buildSimulatorApplication(
-            simulator: simulator, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: simulatorPort)),
+            simulator: simulator, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: simulatorPort.value)),
             logger: simulatorLogger,
             onServerRunning: { _ in FileHandle.standardOutput.write(Data(quickStart.utf8)) })
         return [application, SimulatorClockFollower(simulator: simulator, logger: simulatorLogger)] + seeding

@@ -38,14 +38,14 @@ struct ServeCommand: AsyncParsableCommand {
     var host: String?
 
     @Option(help: "Port to listen on (default 8080).")
-    var port: Int?
+    var port: TCPPort?
 
     // `--simulator` (ServeCommand+Simulator.swift).
     @Flag(help: "Also run the App Store simulator and serve a demo app wired to it (app id demo, client key pk_demo).")
     var simulator = false
 
-    @Option(name: .customLong("simulator-port"), help: "The simulator's port with --simulator (default 8090).")
-    var simulatorPort: Int = 8090
+    @Option(name: .customLong("simulator-port"), help: "The simulator's port with --simulator.")
+    var simulatorPort = TCPPort(8090)
 
     @Option(
         name: .customLong("simulator-pki"),
@@ -65,6 +65,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var serverAPIKey: ServerAPIKeyOptions
 
     func validate() throws {
+        // The server is wired to the simulator's URL before it listens: a free port picked then would be unknown.
+        guard simulatorPort.value != 0 else { throw ValidationError("--simulator-port must name a port; 0 would pick one the server cannot be told") }
         _ = try simulatorServerAPIKey()
     }
 
@@ -73,7 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = try ConfigurationLoader.load(file: config.map { URL(fileURLWithPath: $0) }, environment: environment)
         if let database { configuration.databaseURL = database }
         if let host { configuration.host = host }
-        if let port { configuration.port = port }
+        if let port { configuration.port = port.value }
         guard let level = Logger.Level(rawValue: configuration.logLevel) else {
             throw ValidationError("logLevel \(configuration.logLevel) is not one of trace, debug, info, notice, warning, error, critical")
         }
@@ -92,7 +94,11 @@ struct ServeCommand: AsyncParsableCommand {
         switch try DatabaseURL(configuration.databaseURL) {
         case .sqlite(let path):
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw FileAccessError("create the SQLite database's directory", directory.path, error)
+            }
             storage = try SQLiteStorage(path: path)
             logger.info("using SQLite", metadata: ["path": "\(path)"])
         case .postgres(let url):

@@ -32,10 +32,9 @@ struct SimulatorRunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = URL(fileURLWithPath: file)
-        let scenario = try Scenario.decode(json: Data(contentsOf: url))
+        let scenario = try Scenario.decode(json: InputFile.read(file))
         let store = scenario.store
-        let catalog = try store.catalog(
-            relativeTo: url.deletingLastPathComponent(), builtIn: try self.catalog.map { try Data(contentsOf: URL(fileURLWithPath: $0)) })
+        let catalog = try store.catalog(relativeTo: url.deletingLastPathComponent(), builtIn: try self.catalog.map { try InputFile.read($0) })
         let setup = SimulatorSetup(
             catalog: catalog, prices: store.prices, environment: store.environment, seed: seed ?? store.seed,
             timeScale: store.timeScale, renewalLimit: store.renewalLimit, billingGracePeriodDays: store.gracePeriodDays,

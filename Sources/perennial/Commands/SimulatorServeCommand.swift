@@ -22,7 +22,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The port to listen on (0 picks a free one).")
-    var port: Int = 8090
+    var port = TCPPort(8090)
 
     @Option(help: "The address to listen on.")
     var host: String = "127.0.0.1"
@@ -93,7 +93,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         logger.logLevel = .notice
         let host = self.host
         let app = buildSimulatorApplication(
-            simulator: simulator, configuration: ApplicationConfiguration(address: .hostname(host, port: port)), logger: logger,
+            simulator: simulator, configuration: ApplicationConfiguration(address: .hostname(host, port: port.value)), logger: logger,
             onServerRunning: { channel in
                 let baseURL = "http://\(host):\(channel.localAddress?.port ?? 0)"
                 var lines = "perennial simulator listening on \(baseURL)\n"
