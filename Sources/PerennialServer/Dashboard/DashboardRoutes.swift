@@ -34,7 +34,7 @@ struct DashboardRoutes: Sendable {
             try await page(context) { session in try await overview(request, session: session).response }
         }
         pages.get("search") { request, context in
-            try await page(context) { session in try await search(request.uri.queryParameters.get("q") ?? "", session: session) }
+            try await page(context) { session in try await search(try Self.queryFields(of: request)["q"] ?? "", session: session) }
         }
         pages.get("apps/:appId/subscribers/:appUserId") { _, context in
             try await page(context) { session in try await subscriber(context, session: session).response }
@@ -96,12 +96,12 @@ struct DashboardRoutes: Sendable {
 
     private func overview(_ request: Request, session: DashboardSessions.Session) async throws -> DashboardPage {
         let apps = dependencies.apps.apps
-        let parameters = request.uri.queryParameters
-        guard let app = parameters.get("app").map({ dependencies.apps.app(id: $0) }) ?? apps.first else {
-            throw APIError.notFound(apps.isEmpty ? "no app is configured" : "no app \(parameters.get("app") ?? "") is configured")
+        let parameters = try Self.queryFields(of: request)
+        guard let app = parameters["app"].map({ dependencies.apps.app(id: $0) }) ?? apps.first else {
+            throw APIError.notFound(apps.isEmpty ? "no app is configured" : "no app \(parameters["app"] ?? "") is configured")
         }
-        let range = parameters.get("range").flatMap(OverviewPage.Range.init(rawValue:)) ?? .days30
-        let environment = parameters.get("environment").flatMap(AppStoreEnvironment.init(rawValue:)) ?? app.metricsEnvironment
+        let range = parameters["range"].flatMap(OverviewPage.Range.init(rawValue:)) ?? .days30
+        let environment = try MetricsRoutes.environment(parameters["environment"], default: app.metricsEnvironment)
         let today = dependencies.clock.now
         let query = MetricsQuery(
             appID: app.id, environment: environment, from: today.addingTimeInterval(-Double(range.days - 1) * 86_400), through: today,
@@ -244,6 +244,12 @@ struct DashboardRoutes: Sendable {
         } catch {
             throw APIError(status: .contentTooLarge, code: "bodyTooLarge", message: "the form exceeds \(maximumFormSize) bytes")
         }
+    }
+
+    /// The query's fields as a browser's GET form sends them, where `+` is a space: the URI's own
+    /// parameters keep it a plus, so a search for an id pasted with a trailing space found nothing.
+    private static func queryFields(of request: Request) throws -> [String: String] {
+        try decodeForm([String: String].self, from: request.uri.query ?? "")
     }
 
     private static func decodeForm<Form: Decodable>(_ type: Form.Type, from body: String) throws -> Form {

@@ -29,19 +29,23 @@ struct MetricsRoutes: Sendable {
     private func query(_ request: Request, _ context: PerennialRequestContext) throws(APIError) -> MetricsQuery {
         let parameters = request.uri.queryParameters
         guard let appID = context.parameters.get("appId") else { throw .notFound("no app in the path") }
-        var environment = dependencies.apps.app(id: appID)?.metricsEnvironment ?? .production
-        if let text = parameters.get("environment") {
-            guard text == AppStoreEnvironment.production.rawValue || text == AppStoreEnvironment.sandbox.rawValue else {
-                throw .malformed("environment must be Production or Sandbox, not \(text)")
-            }
-            environment = AppStoreEnvironment(rawValue: text)
-        }
+        let environment = try Self.environment(parameters.get("environment"), default: dependencies.apps.app(id: appID)?.metricsEnvironment ?? .production)
         let today = AnalyticsCounters.start(ofDay: AnalyticsCounters.day(of: dependencies.clock.now))
         let through = try day(parameters.get("through"), name: "through") ?? today
         let from = try day(parameters.get("from"), name: "from") ?? through.addingTimeInterval(-29 * 86_400)
         let granularity = try choice(parameters.get("granularity"), name: "granularity", default: MetricsGranularity.day)
         let breakdown = try choice(parameters.get("breakdown"), name: "breakdown", default: MetricsBreakdown.none)
         return MetricsQuery(appID: appID, environment: environment, from: from, through: through, granularity: granularity, breakdown: breakdown)
+    }
+
+    /// The environment a metrics query names, `Production` or `Sandbox` as Apple spells them (the
+    /// dashboard's overview reads the same rule): any other text would show an empty report.
+    static func environment(_ text: String?, default value: AppStoreEnvironment) throws(APIError) -> AppStoreEnvironment {
+        guard let text else { return value }
+        guard text == AppStoreEnvironment.production.rawValue || text == AppStoreEnvironment.sandbox.rawValue else {
+            throw .malformed("environment must be Production or Sandbox, not \(text)")
+        }
+        return AppStoreEnvironment(rawValue: text)
     }
 
     private func day(_ text: String?, name: String) throws(APIError) -> Date? {

@@ -35,6 +35,9 @@ import Testing
             #expect(location == "/dashboard/apps/demo/subscribers/%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E&'")
             let byTransaction = try await dashboard.get("/dashboard/search?q=\(transaction.originalTransactionID)")
             #expect(byTransaction.headers[.location] == location)
+            // A browser sends the search box's spaces as `+`: an id pasted with spaces around it is found.
+            let pasted = try await dashboard.get("/dashboard/search?q=+\(transaction.originalTransactionID)+")
+            #expect(pasted.headers[.location] == location, "\(pasted.status) \(pasted.text)")
 
             let page = try await dashboard.get(location)
             #expect(page.status == .ok)
@@ -85,6 +88,10 @@ import Testing
             #expect(html.contains("<option value=\"90d\" selected>"))
             #expect(html.contains("<option selected>Sandbox</option>"))
             #expect(html.contains("No refund requests from Apple yet."))
+            // Another spelling would show an empty report under a menu saying Production.
+            let misspelt = try await dashboard.get("/dashboard?environment=sandbox")
+            #expect(misspelt.status == .badRequest)
+            #expect(misspelt.text.contains("environment must be Production or Sandbox, not sandbox"))
         }
     }
 
