@@ -188,6 +188,10 @@ import Testing
                 #expect(response.status == .badRequest, "\(query)")
                 #expect(response.errorCode == code, "\(query)")
             }
+            // A from after today, through left to its default: the message shows both days.
+            let reversed = try await client.send(.get, "/admin/v1/apps/analytics/metrics?from=2999-01-01", key: ServerHarness.adminKey)
+            let today = String(ISO8601DateFormatter().string(from: P.at(6, 15)).prefix(10))
+            #expect(reversed.text.contains("the range ends before it starts: from 2999-01-01, through \(today)"), "\(reversed.text)")
             let unknown = try await client.send(.get, "/admin/v1/apps/nope/metrics", key: ServerHarness.adminKey)
             #expect(unknown.status == .notFound)
             let anonymous = try await client.send(.get, "/admin/v1/apps/analytics/metrics", key: nil)

@@ -27,7 +27,10 @@ public struct Analytics: Sendable {
         guard let app = apps.app(id: query.appID) else { throw AnalyticsError.unknownApp(query.appID) }
         let fromDay = AnalyticsCounters.day(of: query.from)
         let throughDay = AnalyticsCounters.day(of: query.through)
-        guard fromDay <= throughDay else { throw AnalyticsError.invalidRange("the range ends before it starts") }
+        guard fromDay <= throughDay else {
+            // Both days, since either may be a default (through is today, from 30 days before it).
+            throw AnalyticsError.invalidRange("the range ends before it starts: from \(MetricsDay.string(query.from)), through \(MetricsDay.string(query.through))")
+        }
         let length = throughDay - fromDay + 1
         guard length <= Self.maximumDays else {
             throw AnalyticsError.invalidRange("the range spans \(length) days; at most \(Self.maximumDays) are reported at once")

@@ -84,19 +84,39 @@ enum JSONResponse {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            throw .malformedRequest("the body is not a valid \(T.self): \(Self.describe(error))")
+            throw .malformedRequest(Self.describe(error))
         }
     }
 
+    /// What is wrong with a body, in the terms of its JSON (an object, a string, a key), not of
+    /// the Swift type it decodes into, which a client never sees.
     private static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        func place(_ path: [any CodingKey]) -> String { path.isEmpty ? "the top level" : path.map(\.stringValue).joined(separator: ".") }
+        guard let error = error as? DecodingError else { return "the body could not be read: \(error)" }
+        func place(_ path: [any CodingKey]) -> String {
+            guard !path.isEmpty else { return "the top level" }
+            return path.reduce("") { place, key in key.intValue.map { "\(place)[\($0)]" } ?? (place.isEmpty ? key.stringValue : "\(place).\(key.stringValue)") }
+        }
         switch error {
-        case .keyNotFound(let key, _): return "missing key \(key.stringValue)"
-        case .typeMismatch(let type, let context): return "expected \(type) at \(place(context.codingPath))"
-        case .valueNotFound(let type, let context): return "expected \(type) at \(place(context.codingPath))"
-        case .dataCorrupted(let context): return context.debugDescription
-        @unknown default: return "\(error)"
+        case .keyNotFound(let key, let context):
+            return "the body lacks the key \(key.stringValue)" + (context.codingPath.isEmpty ? "" : " in \(place(context.codingPath))")
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return "expected \(jsonKind(type)) at \(place(context.codingPath)) of the body"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "the body is not valid JSON" : "\(context.debugDescription) (at \(place(context.codingPath)))"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func jsonKind(_ type: Any.Type) -> String {
+        switch type {
+        case is [String: Any].Type: "an object"
+        case is [Any].Type: "an array"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is any BinaryInteger.Type: "an integer"
+        case is any BinaryFloatingPoint.Type: "a number"
+        default: "a value"
         }
     }
 }
