@@ -129,4 +129,19 @@ import Testing
         }
         #expect(try await server.storage.evidenceCount() == 0)
     }
+
+    /// A body past the limit is 413 on every route, evidence included (those answered 400
+    /// "malformed request" while the others answered 413), and nothing is stored.
+    @Test func aBodyTooLargeIsRefusedAlikeOnEveryRoute() async throws {
+        let server = try await ServerHarness()
+        let huge = Data(repeating: UInt8(ascii: "a"), count: 4 * 1024 * 1024 + 1)
+        try await server.test { client in
+            for path in ["transactions", "receipts", "app-transaction", "eligibility"] {
+                let refused = try await client.send(.post, "/v1/subscribers/alice/\(path)", body: huge)
+                #expect(refused.status == .contentTooLarge, "\(path): \(refused.status) \(refused.text)")
+                #expect(refused.errorCode == "bodyTooLarge", "\(path)")
+            }
+        }
+        #expect(try await server.storage.evidenceCount() == 0)
+    }
 }

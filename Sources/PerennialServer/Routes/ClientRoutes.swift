@@ -66,18 +66,14 @@ struct ClientRoutes: Sendable {
         return JSONResponse.make(try await pipeline.answer(for: user, after: outcome, now: now), signedBy: app)
     }
 
-    /// The posted body; one that is not the documented JSON is refused as the evidence would be.
-    private static func decodeEvidence<T: Decodable>(_ type: T.Type, _ request: Request) async throws(IngestError) -> T {
-        let data: Data
-        do throws(APIError) {
-            data = try await JSONResponse.body(of: request)
-        } catch {
-            throw .refused(.malformedRequest(error.body.message))
-        }
+    /// The posted body; one that is not the documented JSON is refused as the evidence would be
+    /// (a body too large to read is 413, as on every route).
+    private static func decodeEvidence<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+        let data = try await JSONResponse.body(of: request)
         do throws(EvidenceError) {
             return try JSONResponse.decode(type, from: data)
         } catch {
-            throw .refused(error)
+            throw IngestError.refused(error)
         }
     }
 
