@@ -135,7 +135,13 @@ struct SupportRoutes: Sendable {
         reads.get("apps/:appId/test-notifications/:token") { _, context in
             let (_, client) = try serverAPI(context)
             guard let token = context.parameters.get("token"), !token.isEmpty else { throw APIError.malformed("no test notification token") }
-            let status: CheckTestNotificationResponse = try await client.send(.testNotificationStatus(token: token))
+            let status: CheckTestNotificationResponse
+            do {
+                status = try await client.send(.testNotificationStatus(token: token))
+            } catch AppStoreServerAPIError.api(status: 404, code: _, message: _) {
+                // The caller's token, not Apple, is what is wrong: 404, not a 502 "Apple refused".
+                throw APIError.notFound("Apple knows no test notification with the token \(token)")
+            }
             let attempts = (status.sendAttempts ?? []).map {
                 TestNotificationStatus.Attempt(attemptDate: $0.attemptDate, result: $0.sendAttemptResult?.rawValue ?? "UNKNOWN")
             }
