@@ -91,6 +91,21 @@ import Testing
         }
     }
 
+    /// An endpoint nothing listens on: the operator reads the address and the system's reason,
+    /// not NIO's "connection reset (error set): Connection refused) (errno: 111)".
+    @Test func aRefusedConnectionIsNamedPlainly() async throws {
+        // Port 1 (tcpmux) has no listener on a Linux or macOS machine. AsyncHTTPClient retries a
+        // refused connection until the deadline, then throws the last error: a short one keeps the test quick.
+        let world = try await WebhookWorld(endpoints: [try #require(URL(string: "http://127.0.0.1:1/hooks"))])
+        let service = WebhookDeliveryService(
+            outbox: world.storage, apps: world.apps, options: WebhookDeliveryOptions(owner: "test-owner"),
+            transport: AsyncHTTPClientTransport(timeout: .milliseconds(500)), clock: world.clock)
+        try await world.purchase("1001", by: "alice")
+        _ = await service.deliverDue()
+        let pending = try #require(try await world.storage.listDeliveries(state: .pending, limit: 10).first)
+        #expect(pending.lastError?.contains("127.0.0.1:1: Connection refused") == true, "\(pending.lastError ?? "no error")")
+    }
+
     @Test func retryOnlyResendsToEndpointsThatDidNotAccept() async throws {
         let world = try await WebhookWorld()
         let receiver = WebhookReceiver()

@@ -31,7 +31,13 @@ public struct AsyncHTTPClientTransport: AppStoreHTTPTransport {
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await client.execute(outgoing, timeout: TimeAmount(timeout))
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, timeout: TimeAmount(timeout))
+        } catch let error as IOError {
+            // NIO describes a refused connection as "connection reset (error set): Connection refused) (errno: 111)".
+            throw TransportFailure(description: "\(request.url.host ?? "the server"):\(request.url.port.map(String.init) ?? request.url.scheme ?? ""): \(String(cString: strerror(error.errnoCode)))")
+        }
         var buffer = try await response.body.collect(upTo: maximumBodySize)
         let body = buffer.readBytes(length: buffer.readableBytes) ?? []
         return AppStoreHTTPResponse(
@@ -40,4 +46,10 @@ public struct AsyncHTTPClientTransport: AppStoreHTTPTransport {
             body: Data(body)
         )
     }
+}
+
+/// A socket error of an exchange, said plainly (`127.0.0.1:9: Connection refused`): it reaches
+/// operators as a webhook endpoint's last error and in the reasons a call to Apple failed.
+public struct TransportFailure: Error, CustomStringConvertible {
+    public let description: String
 }
