@@ -45,6 +45,12 @@ struct DashboardRoutes: Sendable {
         pages.post("apps/:appId/subscribers/:appUserId/refresh") { request, context in
             try await page(context) { session in try await refresh(request, context: context, session: session) }
         }
+        pages.post("apps/:appId/subscribers/:appUserId/grants") { request, context in
+            try await page(context) { session in try await grant(request, context: context, session: session) }
+        }
+        pages.post("apps/:appId/subscribers/:appUserId/grants/:grantId/revoke") { request, context in
+            try await page(context) { session in try await revokeGrant(request, context: context, session: session) }
+        }
         pages.post("sign-out") { request, context in
             try await page(context) { session in
                 _ = try await form(request, session: session)
@@ -158,7 +164,41 @@ struct DashboardRoutes: Sendable {
             } else {
                 ""
             }
-        return DashboardPage(title: user.rawValue, body: page.body(actions: refresh), session: session)
+        let controls = SubscriberPage.Controls(
+            csrfToken: session.csrfToken, canSupport: session.scope >= .support, entitlementIDs: app.engine.catalog.entitlements.map(\.id))
+        return DashboardPage(title: user.rawValue, body: page.body(actions: refresh, controls: controls), session: session)
+    }
+
+    private struct GrantForm: Decodable {
+        var csrf: String?
+        var entitlementId: String?
+        var duration: String?
+        var reason: String?
+    }
+
+    /// Gives the subscriber an entitlement for a while (support scope), as the admin API does, and
+    /// shows the page again.
+    private func grant(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        let fields = try await form(request, session: session, as: GrantForm.self)
+        try Self.require(.support, of: session)
+        let app = try pathApp(context)
+        let user = try PathUser.from(context)
+        let reason = fields.reason?.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try await GrantRoutes(dependencies: dependencies).grant(
+            GrantRequest(entitlementId: fields.entitlementId ?? "", duration: fields.duration ?? "", reason: reason?.isEmpty == false ? reason : nil),
+            to: user, in: app, admin: session.keyName)
+        return Response.redirect(to: Self.subscriberPath(app: app.id, user: user.rawValue), type: .normal)
+    }
+
+    /// Ends one of the subscriber's grants now (support scope) and shows the page again.
+    private func revokeGrant(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        _ = try await form(request, session: session)
+        try Self.require(.support, of: session)
+        let app = try pathApp(context)
+        let user = try PathUser.from(context)
+        _ = try await GrantRoutes(dependencies: dependencies).revoke(
+            grant: context.parameters.get("grantId") ?? "", of: user, in: app, admin: session.keyName, reason: "from the dashboard")
+        return Response.redirect(to: Self.subscriberPath(app: app.id, user: user.rawValue), type: .normal)
     }
 
     /// Asks Apple about the subscriber's subscriptions now (support scope) and shows the page again.

@@ -31,13 +31,28 @@ struct SubscriberPage: Sendable {
         return SubscriberPage(appID: appID, answer: answer, timeline: timeline, evidence: evidence, hiddenEntries: hidden)
     }
 
+    /// What the signed-in operator may do on the page: the forms carry the session's CSRF token,
+    /// and need the support scope (shown disabled without it).
+    struct Controls: Sendable {
+        let csrfToken: String
+        let canSupport: Bool
+        /// The catalog's entitlements, offered by the grant form.
+        let entitlementIDs: [String]
+    }
+
+    /// The durations the grant form offers, as the admin API takes them.
+    static let grantDurations: [(value: String, label: String)] = [
+        ("P1D", "1 day"), ("P1W", "1 week"), ("P1M", "1 month"), ("P3M", "3 months"), ("P1Y", "1 year"),
+    ]
+
     /// The page, with `actions` (forms acting on the subscriber) under its heading.
-    func body(actions: HTML = "") -> HTML {
+    func body(actions: HTML = "", controls: Controls) -> HTML {
         let subscriber = answer.subscriber
         return """
             <h1>\(subscriber.appUserId)</h1>
             <p class="muted">App \(appID) · as the server answers at \(DashboardFormat.instant(answer.serverTime))</p>\(actions)
             <h2>Entitlements</h2>\(entitlements)
+            <h2>Grants</h2>\(grants(controls))
             <h2>Subscriptions</h2>\(subscriptions)
             <h2>Purchases</h2>\(purchases)
             <h2>Evidence timeline</h2>\(timelineList)
@@ -55,6 +70,47 @@ struct SubscriberPage: Sendable {
                     "\(entitlement.expiresDate.map(DashboardFormat.instant), or: "never")", "\(entitlement.originalTransactionId)",
                 ]
             })
+    }
+
+    /// The entitlements operators gave by hand, each running one with a button to end it, and a
+    /// form to give one.
+    private func grants(_ controls: Controls) -> HTML {
+        let path = DashboardRoutes.subscriberPath(app: appID, user: answer.subscriber.appUserId)
+        let token: HTML = "<input type=\"hidden\" name=\"csrf\" value=\"\(controls.csrfToken)\">"
+        let disabled: HTML = controls.canSupport ? "" : " disabled title=\"needs the support scope\""
+        let rows = (answer.subscriber.grants ?? []).sorted { $0.startsAt > $1.startsAt }
+        let table: HTML =
+            rows.isEmpty
+            ? "<p class=\"muted\">No grant.</p>"
+            : Self.table(
+                ["Entitlement", "State", "From", "Until", "By", ""],
+                rows.map { grant in
+                    let state: HTML =
+                        grant.isActive ? Self.badge(true)
+                        : grant.revokedAt != nil ? "<span class=\"badge\">revoked</span>" : "<span class=\"badge\">ended</span>"
+                    let revoked: HTML = grant.revokedAt.map {
+                        "; revoked \(DashboardFormat.instant($0)) by \(grant.revokedBy ?? "?")\(grant.revokeReason.map { ": \($0)" } ?? "")"
+                    } ?? ""
+                    let by: HTML = "\(grant.grantedBy)\(grant.reason.map { ": \($0)" } ?? "")\(revoked)"
+                    let revoke: HTML =
+                        grant.isActive
+                        ? "<form method=\"post\" action=\"\(path)/grants/\(grant.grantId)/revoke\">\(token)<button type=\"submit\"\(disabled)>Revoke</button></form>"
+                        : ""
+                    return [
+                        "\(grant.entitlementId)", state, "\(DashboardFormat.instant(grant.startsAt))",
+                        "\(DashboardFormat.instant(grant.revokedAt ?? grant.expiresAt))", by, revoke,
+                    ]
+                })
+        guard !controls.entitlementIDs.isEmpty else { return table }
+        let entitlements = HTML.join(controls.entitlementIDs.map { "<option>\($0)</option>" })
+        let durations = HTML.join(Self.grantDurations.map { "<option value=\"\($0.value)\"\($0.value == "P1W" ? " selected" : "")>\($0.label)</option>" })
+        return """
+            \(table)<form class="row" method="post" action="\(path)/grants">\(token)\
+            <select name="entitlementId" aria-label="Entitlement">\(entitlements)</select>\
+            <select name="duration" aria-label="For">\(durations)</select>\
+            <input name="reason" placeholder="why (shown in the timeline)" aria-label="Reason" maxlength="200">\
+            <button type="submit"\(disabled)>Grant</button></form>
+            """
     }
 
     private var subscriptions: HTML {
@@ -92,7 +148,7 @@ struct SubscriberPage: Sendable {
             if !entry.eventIds.isEmpty { facts.append("\(entry.eventIds.count) event\(entry.eventIds.count == 1 ? "" : "s")") }
             if let previous = entry.previousOwner { facts.append("from \(previous)") }
             if let presenter = entry.presenter { facts.append("presented by \(presenter)") }
-            if let by = entry.requestedBy { facts.append("by admin \(by.admin): \(by.action)\(by.reason.map { " (\($0))" } ?? "")") }
+            if let by = entry.requestedBy { facts.append("\(by.action) by \(by.admin)\(by.reason.map { " (\($0))" } ?? "")") }
             if let failure = entry.failure {
                 facts.append("<span class=\"down\">failed \(failure.attempts)×: \(failure.error)</span>")
             }

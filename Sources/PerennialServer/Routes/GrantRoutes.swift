@@ -18,44 +18,54 @@ struct GrantRoutes: Sendable {
         let actions = router.group("admin/v1").add(middleware: dependencies.adminAuthentication(requiring: .support))
         actions.post("apps/:appId/subscribers/:appUserId/grants") { request, context in
             let app = try PathApp.from(context, in: dependencies.apps)
-            let user = try PathUser.from(context)
             let body = try await JSONResponse.decode(GrantRequest.self, from: request)
-            guard app.engine.catalog.entitlements.contains(where: { $0.id == body.entitlementId }) else {
-                throw GrantError.unknownEntitlement(body.entitlementId, app: app.id)
-            }
-            let now = dependencies.clock.now
-            let expiresAt = try Self.end(of: body, from: now)
-            let grant = EntitlementGrant(
-                id: "grant_\(UUID().uuidString.lowercased())", entitlementID: body.entitlementId, startsAt: now, expiresAt: expiresAt,
-                grantedBy: context.adminName, reason: body.reason)
-            let action = AdminAction(admin: context.adminName, action: "grant", reason: body.reason)
-            let write = try GrantWrite.granting(grant, to: user, appBundleID: app.bundleID, by: action, now: now)
-            guard try await dependencies.storage.addGrant(write) else { throw GrantError.unknownUser(user.rawValue, app: app.id) }
-            dependencies.webhookWakeUp.nudge()
-            dependencies.logger.info(
-                "admin action: entitlement granted",
-                metadata: [
-                    "admin": "\(context.adminName)", "app": "\(app.id)", "appUserId": "\(user)", "grantId": "\(grant.id)",
-                    "entitlement": "\(grant.entitlementID)",
-                ])
-            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: now), status: .created)
+            return JSONResponse.make(try await grant(body, to: try PathUser.from(context), in: app, admin: context.adminName), status: .created)
         }
         actions.post("apps/:appId/subscribers/:appUserId/grants/:grantId/revoke") { request, context in
             let app = try PathApp.from(context, in: dependencies.apps)
-            let user = try PathUser.from(context)
-            let id = context.parameters.get("grantId") ?? ""
             let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
-            let now = dependencies.clock.now
-            let action = AdminAction(admin: context.adminName, action: "revokeGrant", reason: body?.reason)
-            guard try await dependencies.storage.revokeGrant(id: id, of: user, appBundleID: app.bundleID, by: action, at: now) != nil else {
-                throw GrantError.noRunningGrant(id, user: user.rawValue)
-            }
-            dependencies.webhookWakeUp.nudge()
-            dependencies.logger.info(
-                "admin action: grant revoked",
-                metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "appUserId": "\(user)", "grantId": "\(id)"])
-            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: now))
+            return JSONResponse.make(
+                try await revoke(
+                    grant: context.parameters.get("grantId") ?? "", of: try PathUser.from(context), in: app, admin: context.adminName,
+                    reason: body?.reason))
         }
+    }
+
+    /// Gives `user` of `app` the entitlement `body` asks for, attributed to the admin key `admin`
+    /// (the admin API and the dashboard both); the user's answer with the grant counted.
+    func grant(_ body: GrantRequest, to user: AppUserID, in app: AppContext, admin: String) async throws -> SubscriberResponse {
+        guard app.engine.catalog.entitlements.contains(where: { $0.id == body.entitlementId }) else {
+            throw GrantError.unknownEntitlement(body.entitlementId, app: app.id)
+        }
+        let now = dependencies.clock.now
+        let expiresAt = try Self.end(of: body, from: now)
+        let grant = EntitlementGrant(
+            id: "grant_\(UUID().uuidString.lowercased())", entitlementID: body.entitlementId, startsAt: now, expiresAt: expiresAt,
+            grantedBy: admin, reason: body.reason)
+        let action = AdminAction(admin: admin, action: "grant", reason: body.reason)
+        let write = try GrantWrite.granting(grant, to: user, appBundleID: app.bundleID, by: action, now: now)
+        guard try await dependencies.storage.addGrant(write) else { throw GrantError.unknownUser(user.rawValue, app: app.id) }
+        dependencies.webhookWakeUp.nudge()
+        dependencies.logger.info(
+            "admin action: entitlement granted",
+            metadata: [
+                "admin": "\(admin)", "app": "\(app.id)", "appUserId": "\(user)", "grantId": "\(grant.id)", "entitlement": "\(grant.entitlementID)",
+            ])
+        return try await dependencies.pipeline(for: app).answer(for: user, now: now)
+    }
+
+    /// Ends the running grant `id` of `user` now, attributed to the admin key `admin`; the user's
+    /// answer without it.
+    func revoke(grant id: String, of user: AppUserID, in app: AppContext, admin: String, reason: String?) async throws -> SubscriberResponse {
+        let now = dependencies.clock.now
+        let action = AdminAction(admin: admin, action: "revokeGrant", reason: reason)
+        guard try await dependencies.storage.revokeGrant(id: id, of: user, appBundleID: app.bundleID, by: action, at: now) != nil else {
+            throw GrantError.noRunningGrant(id, user: user.rawValue)
+        }
+        dependencies.webhookWakeUp.nudge()
+        dependencies.logger.info(
+            "admin action: grant revoked", metadata: ["admin": "\(admin)", "app": "\(app.id)", "appUserId": "\(user)", "grantId": "\(id)"])
+        return try await dependencies.pipeline(for: app).answer(for: user, now: now)
     }
 
     /// The end the request asks for: an instant, or a duration from `now`; it must come after `now`

@@ -6,7 +6,8 @@ import Testing
 /// Store simulator, used as an operator uses it: a page asked for without a session leads to
 /// sign-in; a wrong key gets a clear error; the right one opens the overview; the search box
 /// finds a subscriber; the subscriber's timeline opens on the evidence, decoded beside its raw
-/// form; a refresh from Apple comes back attributed; and the pages fit a phone's width. (``DashboardScreenshots`` takes the README's
+/// form; a refresh from Apple comes back attributed; an entitlement is granted and revoked; and
+/// the pages fit a phone's width. (``DashboardScreenshots`` takes the README's
 /// pictures.)
 @Suite("End to end: the dashboard in Chromium", .enabled(if: HeadlessChromium.executable != nil, "chromium is not installed: apt-get install chromium"))
 struct DashboardBrowserTests {
@@ -76,11 +77,26 @@ struct DashboardBrowserTests {
 
         // Refreshing from Apple (a form with the session's CSRF token) comes back to the page,
         // whose timeline now names the admin key that asked.
-        #expect(!timeline.contains("by admin admin: refresh"))
-        try await browser.navigating({ $0 == "/dashboard/apps/\(system.appID)/subscribers/alice" }) {
+        let alicePath = "/dashboard/apps/\(system.appID)/subscribers/alice"
+        #expect(!timeline.contains("refresh by admin"))
+        try await browser.navigating({ $0 == alicePath }) {
             try await browser.click("form[action$='/refresh'] button")
         }
-        #expect(try await browser.visibleText().contains("by admin admin: refresh (from the dashboard)"))
+        #expect(try await browser.visibleText().contains("refresh by admin (from the dashboard)"))
+
+        // Support gives Alice the premium entitlement for a month, then takes it back.
+        #expect(try await browser.visibleText().contains("No grant."))
+        _ = try await browser.evaluate("document.querySelector('select[name=entitlementId]').value = 'premium'")
+        _ = try await browser.evaluate("document.querySelector('select[name=duration]').value = 'P1M'")
+        try await browser.type("outage on the 3rd", into: "input[name=reason]")
+        try await browser.navigating({ $0 == alicePath }) { try await browser.click("form[action$='/grants'] button") }
+        let granted = try await browser.visibleText()
+        #expect(granted.contains("grant by admin (outage on the 3rd)"))
+        #expect(try await browser.evaluate("document.querySelectorAll('form[action$=\"/revoke\"]').length") as? Int == 1)
+        try await browser.navigating({ $0 == alicePath }) { try await browser.click("form[action$='/revoke'] button") }
+        let revoked = try await browser.visibleText()
+        #expect(revoked.contains("revokeGrant by admin (from the dashboard)") && revoked.contains("revoked"))
+        #expect(try await browser.evaluate("document.querySelectorAll('form[action$=\"/revoke\"]').length") as? Int == 0)
 
         // A phone: every page fits the screen's width (tables scroll inside themselves).
         try await browser.resize(width: 390, height: 844)

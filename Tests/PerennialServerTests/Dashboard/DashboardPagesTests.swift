@@ -59,6 +59,51 @@ import Testing
         }
     }
 
+    /// Support gives a subscriber an entitlement from the page and takes it back, each naming the
+    /// admin key in the timeline; a read-only key sees the grants but its buttons are disabled and
+    /// its posts refused; a form without the session's token changes nothing.
+    @Test func aGrantIsGivenAndRevokedFromTheSubscriberPage() async throws {
+        let viewer = AdminKeyConfiguration(name: "viewer", key: "sk_viewer", scope: .readOnly)
+        let server = try await ServerHarness(adminKeys: [viewer])
+        try await server.test { client in
+            #expect(try await client.send(.get, "/v1/subscribers/alice/app-account-token").status == .ok)
+            let path = "/dashboard/apps/demo/subscribers/alice"
+            let admin = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
+            let empty = try await admin.get(path).text
+            #expect(empty.contains("<h2>Grants</h2><p class=\"muted\">No grant.</p>"))
+            #expect(empty.contains("<option>pro</option>") && empty.contains("<option value=\"P1W\" selected>1 week</option>"))
+
+            let forged = try await admin.post("\(path)/grants", form: ["entitlementId": "pro", "duration": "P1W"])
+            #expect(forged.status == .forbidden)
+            #expect(try await server.storage.timeline(of: "alice").allSatisfy { $0.entry.kind != .entitlementGranted })
+
+            let given = try await admin.post(
+                "\(path)/grants", form: ["csrf": admin.csrfToken, "entitlementId": "pro", "duration": "P1M", "reason": "outage <b>3rd</b>"])
+            #expect(given.status == .seeOther && given.headers[.location] == path, "\(given.status) \(given.text)")
+            let granted = try await admin.get(path).text
+            #expect(granted.contains("<td>pro</td><td><span class=\"badge on\">active</span></td>"))
+            #expect(granted.contains("grant by admin (outage &lt;b&gt;3rd&lt;/b&gt;)"))
+            let grantID = try #require(try await server.storage.grants(of: "alice", appBundleID: StoreWorld.bundleID).first?.id)
+            #expect(granted.contains("action=\"\(path)/grants/\(grantID)/revoke\""))
+
+            let refused = try await admin.post("\(path)/grants", form: ["csrf": admin.csrfToken, "entitlementId": "gold", "duration": "P1W"])
+            #expect(refused.status == .unprocessableContent && refused.text.contains("gold"))
+
+            let reader = try await DashboardClient.signIn(client, key: "sk_viewer")
+            let readOnly = try await reader.get(path).text
+            #expect(readOnly.contains("<button type=\"submit\" disabled title=\"needs the support scope\">Revoke</button>"))
+            #expect(try await reader.post("\(path)/grants/\(grantID)/revoke", form: ["csrf": reader.csrfToken]).status == .forbidden)
+
+            let revoked = try await admin.post("\(path)/grants/\(grantID)/revoke", form: ["csrf": admin.csrfToken])
+            #expect(revoked.status == .seeOther)
+            let after = try await admin.get(path).text
+            #expect(after.contains("<span class=\"badge\">revoked</span>") && !after.contains("/revoke\""))
+            #expect(after.contains("revokeGrant by admin (from the dashboard)"))
+            let again = try await admin.post("\(path)/grants/\(grantID)/revoke", form: ["csrf": admin.csrfToken])
+            #expect(again.status == .notFound)
+        }
+    }
+
     @Test func aSearchWithoutMatchSaysSoAndOffersNoOrderLookupWithoutServerAPI() async throws {
         let server = try await ServerHarness()
         try await server.test { client in
