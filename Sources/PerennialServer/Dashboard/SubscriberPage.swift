@@ -108,7 +108,7 @@ struct SubscriberPage: Sendable {
             \(table)<form class="row" method="post" action="\(path)/grants">\(token)\
             <select name="entitlementId" aria-label="Entitlement">\(entitlements)</select>\
             <select name="duration" aria-label="For">\(durations)</select>\
-            <input name="reason" placeholder="why (shown in the timeline)" aria-label="Reason" maxlength="200">\
+            <input name="reason" placeholder="reason" aria-label="Reason (for the timeline)" maxlength="200">\
             <button type="submit"\(disabled)>Grant</button></form>
             """
     }
