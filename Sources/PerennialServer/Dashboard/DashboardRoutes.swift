@@ -176,40 +176,44 @@ struct DashboardRoutes: Sendable {
         var reason: String?
     }
 
-    /// Gives the subscriber an entitlement for a while (support scope), as the admin API does, and
-    /// shows the page again.
+    /// Gives the subscriber an entitlement for a while, as the admin API does.
     private func grant(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
-        let fields = try await form(request, session: session, as: GrantForm.self)
-        try Self.require(.support, of: session)
-        let app = try pathApp(context)
-        let user = try PathUser.from(context)
-        let reason = fields.reason?.trimmingCharacters(in: .whitespacesAndNewlines)
-        _ = try await GrantRoutes(dependencies: dependencies).grant(
-            GrantRequest(entitlementId: fields.entitlementId ?? "", duration: fields.duration ?? "", reason: reason?.isEmpty == false ? reason : nil),
-            to: user, in: app, admin: session.keyName)
-        return Response.redirect(to: Self.subscriberPath(app: app.id, user: user.rawValue), type: .normal)
+        try await subscriberAction(request, context: context, session: session, form: GrantForm.self) { fields, app, user in
+            let reason = fields.reason?.trimmingCharacters(in: .whitespacesAndNewlines)
+            _ = try await GrantRoutes(dependencies: dependencies).grant(
+                GrantRequest(entitlementId: fields.entitlementId ?? "", duration: fields.duration ?? "", reason: reason?.isEmpty == false ? reason : nil),
+                to: user, in: app, admin: session.keyName)
+        }
     }
 
-    /// Ends one of the subscriber's grants now (support scope) and shows the page again.
+    /// Ends one of the subscriber's grants now.
     private func revokeGrant(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
-        _ = try await form(request, session: session)
-        try Self.require(.support, of: session)
-        let app = try pathApp(context)
-        let user = try PathUser.from(context)
-        _ = try await GrantRoutes(dependencies: dependencies).revoke(
-            grant: context.parameters.get("grantId") ?? "", of: user, in: app, admin: session.keyName, reason: "from the dashboard")
-        return Response.redirect(to: Self.subscriberPath(app: app.id, user: user.rawValue), type: .normal)
+        try await subscriberAction(request, context: context, session: session, form: TokenOnly.self) { _, app, user in
+            _ = try await GrantRoutes(dependencies: dependencies).revoke(
+                grant: context.parameters.get("grantId") ?? "", of: user, in: app, admin: session.keyName, reason: "from the dashboard")
+        }
     }
 
-    /// Asks Apple about the subscriber's subscriptions now (support scope) and shows the page again.
+    /// Asks Apple about the subscriber's subscriptions now.
     private func refresh(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
-        _ = try await form(request, session: session)
+        try await subscriberAction(request, context: context, session: session, form: TokenOnly.self) { _, app, user in
+            guard let client = app.serverAPI else { throw EvidenceError.notConfigured("app \(app.id) has no App Store Server API key (serverAPI)") }
+            try await SupportRoutes(dependencies: dependencies).refresh(
+                subscriber: user, in: app, client: client, admin: session.keyName, reason: "from the dashboard")
+        }
+    }
+
+    /// Runs a support action on the path's subscriber from a posted form (its CSRF token the
+    /// session's, the session's key of the support scope), then shows the subscriber's page again.
+    private func subscriberAction<Form: Decodable>(
+        _ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session, form type: Form.Type,
+        _ action: (Form, AppContext, AppUserID) async throws -> Void
+    ) async throws -> Response {
+        let fields = try await form(request, session: session, as: type)
         try Self.require(.support, of: session)
         let app = try pathApp(context)
-        guard let client = app.serverAPI else { throw EvidenceError.notConfigured("app \(app.id) has no App Store Server API key (serverAPI)") }
         let user = try PathUser.from(context)
-        try await SupportRoutes(dependencies: dependencies).refresh(
-            subscriber: user, in: app, client: client, admin: session.keyName, reason: "from the dashboard")
+        try await action(fields, app, user)
         return Response.redirect(to: Self.subscriberPath(app: app.id, user: user.rawValue), type: .normal)
     }
 
