@@ -9,6 +9,15 @@ struct PerennialBench {
 
     static func main() async throws {
         let requested = Array(CommandLine.arguments.dropFirst())
+        if requested.contains(where: { $0 == "-h" || $0 == "--help" }) {
+            print("""
+                usage: perennial-bench [suite ...]   (no suite: all of them, in this order)
+                suites: \(suites.joined(separator: ", "))
+                environment: PERENNIAL_BENCH_SUBSCRIBERS (analytics population, default 20000),
+                  PERENNIAL_POSTGRES_URL (analytics on PostgreSQL too), PERENNIAL_BENCH_KEEP_DATABASE=PATH (keep the analytics database)
+                """)
+            return
+        }
         let unknown = requested.filter { !suites.contains($0) }
         guard unknown.isEmpty else {
             FileHandle.standardError.write(Data("unknown suite(s): \(unknown.joined(separator: ", ")); choose from \(suites.joined(separator: ", "))\n".utf8))
