@@ -14,6 +14,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     let router = Router(context: PerennialRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
+    router.add(middleware: UnmatchedRouteMiddleware())
     OperationsRoutes(dependencies: dependencies).add(to: router)
     ClientRoutes(dependencies: dependencies).add(to: router)
     AppleRoutes(dependencies: dependencies).add(to: router)

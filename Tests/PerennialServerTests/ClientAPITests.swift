@@ -144,4 +144,17 @@ import Testing
         }
         #expect(try await server.storage.evidenceCount() == 0)
     }
+
+    /// A wrong path or method is told as every refusal is, with a body naming what was asked.
+    @Test func aRequestNoRouteAnswersGetsTheErrorBody() async throws {
+        let server = try await ServerHarness()
+        try await server.test { client in
+            for (method, path) in [(HTTPRequest.Method.put, "/v1/subscribers/alice/app-account-token"), (.get, "/v2/nothing")] {
+                let answer = try await client.send(method, path)
+                #expect(answer.status == .notFound && answer.errorCode == "notFound", "\(path): \(answer.status) \(answer.text)")
+                #expect(answer.text.contains("no route answers \(method.rawValue) \(path)"), "\(answer.text)")
+            }
+            #expect(try await client.send(.get, "/v1/subscribers/alice/app-account-token").status == .ok)
+        }
+    }
 }

@@ -120,3 +120,16 @@ extension AuthError: HTTPResponseError, CodedError {
         }
     }
 }
+
+/// The router's own answer to a path no route has, or a method its route does not take, as the
+/// error body every other refusal has: it was an empty 404, which left a client calling a wrong
+/// path or method nothing to read.
+struct UnmatchedRouteMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound && error.body == nil {
+            throw APIError.notFound("no route answers \(request.method.rawValue) \(request.uri.path); docs/openapi.yaml lists them")
+        }
+    }
+}
