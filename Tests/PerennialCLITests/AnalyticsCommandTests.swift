@@ -49,8 +49,9 @@ import Testing
         // A mistyped path is refused, not created empty and "rebuilt".
         let missing = directory.appendingPathComponent("perenial.sqlite").path
         let mistyped = try rebuild(appID: "analytics", bundleID: P.bundleID, database: missing)
-        #expect(mistyped.status != 0)
-        #expect(mistyped.standardError.contains("no SQLite database at \(missing)"), "\(mistyped.standardError)")
+        // A runtime failure, not a usage error: the reason alone, status 1.
+        #expect(mistyped.status == 1)
+        #expect(mistyped.standardError == "Error: cannot open the SQLite database \(missing): No such file or directory\n", "\(mistyped.standardError)")
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
 

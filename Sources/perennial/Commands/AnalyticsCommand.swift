@@ -47,7 +47,7 @@ struct AnalyticsCommand: AsyncParsableCommand {
             switch try DatabaseURL(configuration.databaseURL) {
             case .sqlite(let path):
                 // A mistyped path must not become a new, empty database that is "rebuilt".
-                guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no SQLite database at \(path)") }
+                guard FileManager.default.fileExists(atPath: path) else { throw FileAccessError("open the SQLite database", path, POSIXError(.ENOENT)) }
                 let storage = try SQLiteStorage(path: path)
                 try await storage.migrate()
                 result = try await storage.rebuildAnalytics(apps: facts)
