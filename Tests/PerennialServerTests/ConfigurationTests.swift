@@ -86,6 +86,40 @@ import Testing
         }
     }
 
+    /// A key written with `echo key > file` ends with a newline that no client sends; an unreadable
+    /// file names the setting and the system's reason.
+    @Test func aSecretFileIsReadWithoutItsNewline() throws {
+        let file = try directory().appendingPathComponent("admin-key.txt")
+        try Data("ops_secret_key_123456\n".utf8).write(to: file)
+        #expect(try SecretValue("file:\(file.path)").resolve(field: "adminKey", environment: [:]) == "ops_secret_key_123456")
+        let missing = file.deletingLastPathComponent().appendingPathComponent("nope.txt").path
+        #expect(
+            throws: ConfigurationError.invalidValue(
+                field: "adminKeys[0].key", value: "file:\(missing)", reason: "cannot read \(missing): No such file or directory")
+        ) { try SecretValue("file:\(missing)").resolve(field: "adminKeys[0].key", environment: [:]) }
+    }
+
+    /// What would start and then refuse every purchase, or retry every event for ever, is refused
+    /// at start: an environment not spelled as Apple does, a webhook URL that is not one.
+    @Test(arguments: [
+        (["sandbox"], "https://hooks.example.com/a", "apps.demo.environments"),
+        (["Sandbox"], "not a url", "apps.demo.webhooks[0].url"),
+        (["Sandbox"], "ftp://hooks.example.com/a", "apps.demo.webhooks[0].url"),
+    ])
+    func anUnusableEnvironmentOrWebhookURLIsRefused(environments: [String], url: String, field: String) throws {
+        var app = AppConfiguration(
+            id: "demo", bundleID: StoreWorld.bundleID, catalog: .catalog(StoreWorld.catalog),
+            environments: environments.map(AppStoreEnvironment.init(rawValue:)), publicKeys: ["pk"],
+            trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])])
+        app.webhooks = [WebhookEndpoint(url: try #require(URL(string: url) ?? URL(string: url.replacingOccurrences(of: " ", with: "%20"))), secret: "whsec_0123456789abcdef01234567")]
+        #expect {
+            try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
+        } throws: { error in
+            guard case .invalidValue(let reported, _, _) = error as? ConfigurationError else { return false }
+            return reported == field
+        }
+    }
+
     @Test func aNegativeReconciliationMarginIsRefused() throws {
         let app = AppConfiguration(
             id: "demo", bundleID: StoreWorld.bundleID, catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["pk"],

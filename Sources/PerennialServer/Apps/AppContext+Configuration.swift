@@ -20,6 +20,13 @@ extension AppContext {
             throw .invalidValue(field: "apps[].id", value: name, reason: "use letters, digits, - and _ only")
         }
         guard !app.environments.isEmpty else { throw .invalidValue(field: "apps.\(name).environments", value: "[]", reason: "accept at least one") }
+        // Spelled as Apple does: "sandbox" started, then refused every purchase as the wrong environment.
+        let known: [AppStoreEnvironment] = [.production, .sandbox, .xcode, .localTesting]
+        if let unknown = app.environments.first(where: { !known.contains($0) }) {
+            throw .invalidValue(
+                field: "apps.\(name).environments", value: unknown.rawValue,
+                reason: "use \(known.map(\.rawValue).joined(separator: ", ")), spelled as Apple does")
+        }
         guard app.reconciliationMargin.isFinite, app.reconciliationMargin >= 0 else {
             throw .invalidValue(
                 field: "apps.\(name).reconciliationMarginSeconds", value: "\(app.reconciliationMargin)", reason: "use zero or more seconds")
@@ -99,6 +106,9 @@ extension AppContext {
             webhooks: try app.webhooks.enumerated().map { index, endpoint throws(ConfigurationError) in
                 if let unknown = WebhookEventTypes.unknown(in: endpoint.eventTypes ?? []).first {
                     throw .invalidValue(field: "apps.\(name).webhooks[\(index)].eventTypes", value: unknown, reason: "not a webhook event type")
+                }
+                guard WebhookTarget.canDeliver(to: endpoint.url) else {
+                    throw .invalidValue(field: "apps.\(name).webhooks[\(index)].url", value: endpoint.url.absoluteString, reason: "not an http(s) URL with a host")
                 }
                 return WebhookTarget(
                     url: endpoint.url,

@@ -12,6 +12,12 @@ public struct WebhookTarget: Sendable {
     /// The event types (the body's `type`) it is sent; nil for every type.
     public let eventTypes: Set<String>?
 
+    /// Whether events can be posted to `url`: http or https, with a host. The file's endpoints and
+    /// the admin API's are held to the same rule.
+    static func canDeliver(to url: URL) -> Bool {
+        ["http", "https"].contains(url.scheme?.lowercased() ?? "") && url.host?.isEmpty == false
+    }
+
     public init(url: URL, secret: [UInt8], eventTypes: Set<String>? = nil) {
         self.init(url: url, secrets: [secret], eventTypes: eventTypes)
     }

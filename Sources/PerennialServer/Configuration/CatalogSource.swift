@@ -28,7 +28,7 @@ public enum CatalogSource: Sendable, Decodable, CustomStringConvertible {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw .catalog(app: app, reason: "cannot read \(path): \(error.localizedDescription)")
+                throw .catalog(app: app, reason: "cannot read \(path): \(ConfigurationPaths.reason(error))")
             }
             do throws(CatalogError) {
                 return try CatalogLoader.load(json: data)

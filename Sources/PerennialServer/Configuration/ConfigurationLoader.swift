@@ -22,7 +22,7 @@ public enum ConfigurationLoader {
             do {
                 data = try Data(contentsOf: file)
             } catch {
-                throw .unreadableFile(path: file.path, reason: error.localizedDescription)
+                throw .unreadableFile(path: file.path, reason: ConfigurationPaths.reason(error))
             }
             configuration = try decode(data)
             let directory = file.deletingLastPathComponent()

@@ -29,9 +29,10 @@ public struct SecretValue: Hashable, Sendable, Codable, ExpressibleByStringLiter
 
     /// The secret's value; `field` names the setting in errors.
     ///
-    /// - Throws: ``ConfigurationError/missingEnvironmentVariable(name:usedBy:)`` or
-    ///   ``ConfigurationError/unreadableFile(path:reason:)``; an empty value is
-    ///   ``ConfigurationError/invalidValue(field:value:reason:)``.
+    /// A `file:` value is trimmed of surrounding whitespace and newlines.
+    ///
+    /// - Throws: ``ConfigurationError/missingEnvironmentVariable(name:usedBy:)``; an unreadable file
+    ///   or an empty value is ``ConfigurationError/invalidValue(field:value:reason:)``.
     public func resolve(field: String, environment: [String: String]) throws(ConfigurationError) -> String {
         let value: String
         if reference.hasPrefix("env:") {
@@ -41,9 +42,10 @@ public struct SecretValue: Hashable, Sendable, Codable, ExpressibleByStringLiter
         } else if reference.hasPrefix("file:") {
             let path = String(reference.dropFirst(5))
             do {
-                value = try String(contentsOfFile: path, encoding: .utf8)
+                // `echo key > file` ends the file with a newline, which no key holds.
+                value = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             } catch {
-                throw .unreadableFile(path: path, reason: "\(error)")
+                throw .invalidValue(field: field, value: reference, reason: "cannot read \(path): \(ConfigurationPaths.reason(error))")
             }
         } else {
             value = reference

@@ -132,7 +132,7 @@ struct WebhookEndpointRoutes: Sendable {
     }
 
     private static func url(_ text: String) throws(WebhookEndpointError) -> URL {
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+        guard let url = URL(string: text), WebhookTarget.canDeliver(to: url) else {
             throw .invalidURL(text)
         }
         return url

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialServer
 
 /// Reads a command's input: a file path, or `-` for standard input.
 enum InputFile {
@@ -27,11 +28,6 @@ struct FileAccessError: Error, CustomStringConvertible {
     let description: String
 
     init(_ verb: String, _ path: String, _ error: any Error) {
-        description = "cannot \(verb) \(path): \(Self.reason(error))"
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let posix = (error as? POSIXError) ?? ((error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError)
-        return posix.map { String(cString: strerror($0.code.rawValue)) } ?? (error as NSError).localizedDescription
+        description = "cannot \(verb) \(path): \(ConfigurationPaths.reason(error))"
     }
 }
