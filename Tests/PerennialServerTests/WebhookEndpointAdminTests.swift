@@ -47,6 +47,10 @@ import Testing
             let filter = try await client.send(
                 .post, "\(Self.path)/\(id)/event-types", key: ServerHarness.adminKey, body: Data(#"{"eventTypes": ["nope"]}"#.utf8))
             #expect(filter.status == .badRequest)
+            // A misspelt key is not null ("every type"): refused, the filter kept as it was.
+            let misspelt = try await client.send(
+                .post, "\(Self.path)/\(id)/event-types", key: ServerHarness.adminKey, body: Data(#"{"eventType": ["refund"]}"#.utf8))
+            #expect(misspelt.status == .badRequest && misspelt.text.contains("the body lacks the key eventTypes"), "\(misspelt.text)")
             #expect(try await client.send(.post, "\(Self.path)/whep_unknown/pause", key: ServerHarness.adminKey).status == .notFound)
             #expect(try await client.send(.post, "/admin/v1/apps/elsewhere/webhooks/endpoints", key: ServerHarness.adminKey, body: good).status == .notFound)
         }

@@ -59,7 +59,17 @@ struct WebhookEndpointRequest: Codable, Sendable {
 
 /// `POST …/endpoints/{endpointId}/event-types`: nil sends every type again.
 struct WebhookEventTypesRequest: Codable, Sendable {
+    /// `null` for every type. The key must be there: a misspelt one (`eventType`) read as null
+    /// and silently cleared the filter.
     var eventTypes: [String]?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.contains(.eventTypes) else {
+            throw DecodingError.keyNotFound(CodingKeys.eventTypes, .init(codingPath: [], debugDescription: "eventTypes is required; null means every type"))
+        }
+        eventTypes = try container.decodeIfPresent([String].self, forKey: .eventTypes)
+    }
 }
 
 /// `POST …/endpoints/{endpointId}/rotate-secret`.
