@@ -40,6 +40,17 @@ struct JWSCommandTests {
         #expect(output.standardError.contains("rejected:"))
     }
 
+    /// `decode` verifies nothing, so a header Apple's verifier refuses (no certificate chain) still
+    /// decodes; `verify` refuses it.
+    @Test func decodeShowsAPayloadWhoseHeaderHasNoChain() throws {
+        let missing = try Fixtures.url("\(Self.mock)/missingX5CHeaderClaim").path
+        let decoded = try CLIProcess.run(["jws", "decode", missing])
+        #expect(decoded.status == 0, "\(decoded.standardError)")
+        #expect(try decoded.json()["notificationType"] != nil)
+        let verified = try CLIProcess.run(["jws", "verify", missing, "--root", Fixtures.url("apple-server-library/certs/testCA.der").path])
+        #expect(verified.status == 1 && verified.standardError.contains("x5c"), "\(verified.standardError)")
+    }
+
     /// An input that cannot be read is named with the system's reason, not Foundation's error dump.
     @Test func anUnreadableInputIsSaidPlainly() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-\(UUID().uuidString).jws").path

@@ -24,8 +24,9 @@ struct JWSDecodeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let compact = try InputFile.text(input)
-        let payload = try await SignedPayloadJSON.expand(JWSDecoding.decodeUnverified(compact).payload) { nested in
-            try JWSDecoding.decodeUnverified(nested).payload
+        // The payload alone: a header without x5c (or any header Apple would refuse) is for `verify` to judge.
+        let payload = try await SignedPayloadJSON.expand(JWSDecoding.unverifiedPayload(of: compact)) { nested in
+            try JWSDecoding.unverifiedPayload(of: nested)
         }
         try JSONOutput.print(jsonObject: payload)
     }
@@ -105,7 +106,7 @@ struct JWSVerifyCommand: AsyncParsableCommand {
 enum SignedPayloadKind {
     /// Runs the typed check that fits the payload and returns the payload bytes it covered.
     static func verify(_ compact: String, with verifier: SignedDataVerifier, at time: JWSValidationTime) async throws -> Data {
-        let payload = try JWSDecoding.decodeUnverified(compact).payload
+        let payload = try JWSDecoding.unverifiedPayload(of: compact)
         let keys = try SignedPayloadJSON.keys(of: payload)
         if keys.contains("notificationType") {
             _ = try await verifier.verifyNotification(compact, at: time)
