@@ -77,6 +77,18 @@ import Testing
         }
     }
 
+    /// Telegram gives chat ids as numbers, and the docs say "a number": written as one, it is
+    /// taken; an unknown service is named beside the ones there are.
+    @Test func integrationsTakeANumericChatIdAndNameTheServices() throws {
+        let telegram = try ConfigurationLoader.decode(Data(#"{"apps": [{"id": "x", "bundleId": "b", "catalog": "c", "integrations": [{"type": "telegram", "botToken": "t", "chatId": -1001234567890}, {"type": "telegram", "botToken": "t", "chatId": "@news"}]}]}"#.utf8))
+        #expect(telegram.apps.first?.integrations.map(\.chatId) == ["-1001234567890", "@news"])
+        #expect {
+            try ConfigurationLoader.decode(Data(#"{"apps": [{"id": "x", "bundleId": "b", "catalog": "c", "integrations": [{"type": "discord"}]}]}"#.utf8))
+        } throws: { error in
+            "\(error)".contains("discord is not one of slack, telegram, amplitude, mixpanel")
+        }
+    }
+
     @Test func anAppWhoseCatalogLacksItsBundleIsRefused() throws {
         let app = AppConfiguration(
             id: "demo", bundleID: "com.example.missing", catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["pk"],

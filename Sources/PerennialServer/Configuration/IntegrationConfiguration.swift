@@ -37,4 +37,27 @@ public struct IntegrationConfiguration: Sendable, Decodable {
         self.baseURL = baseURL
         self.eventTypes = eventTypes
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, webhookURL, botToken, chatId, apiKey, projectToken, baseURL, eventTypes
+    }
+
+    /// Names the services when `type` is none of them, and takes Telegram's `chatId` as the
+    /// number Telegram gives (or a channel's `@name`), not only as a string.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .type)
+        guard let type = Service(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "\(name) is not one of \(Service.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.type = type
+        webhookURL = try container.decodeIfPresent(SecretValue.self, forKey: .webhookURL)
+        botToken = try container.decodeIfPresent(SecretValue.self, forKey: .botToken)
+        chatId = try (try? container.decodeIfPresent(Int64.self, forKey: .chatId)).map(String.init) ?? container.decodeIfPresent(String.self, forKey: .chatId)
+        apiKey = try container.decodeIfPresent(SecretValue.self, forKey: .apiKey)
+        projectToken = try container.decodeIfPresent(SecretValue.self, forKey: .projectToken)
+        baseURL = try container.decodeIfPresent(URL.self, forKey: .baseURL)
+        eventTypes = try container.decodeIfPresent([String].self, forKey: .eventTypes)
+    }
 }
