@@ -23,6 +23,23 @@ import Darwin
         #expect(output.standardError.contains("The value '\(arguments.last!)' is invalid for '\(arguments[arguments.count - 2])"), "\(output.standardError)")
     }
 
+    /// A PostgreSQL that refuses the connection or the credentials is told at once, with its own
+    /// reason: the pool retried for about a minute after logging "listening", then named only its
+    /// circuit breaker.
+    @Test func anUnusablePostgreSQLIsToldAtOnce() throws {
+        var cases = [("postgres://perennial@127.0.0.1:1/nowhere", "cannot connect to PostgreSQL at 127.0.0.1:1: Connection refused")]
+        if let url = ProcessInfo.processInfo.environment["PERENNIAL_POSTGRES_URL"], var wrong = URLComponents(string: url) {
+            wrong.password = "not-the-password"
+            cases.append((wrong.string ?? url, "password authentication failed"))
+        }
+        for (url, reason) in cases {
+            let output = try CLIProcess.run(["serve", "--database", url, "--port", String(try FreePort.loopback())])
+            #expect(output.status == 1)
+            #expect(output.standardError.contains(reason), "\(output.standardError)")
+            #expect(!output.standardError.contains("listening"))
+        }
+    }
+
     /// A database directory that cannot be made is named with the system's reason, not Foundation's
     /// error dump.
     @Test func anUnusableDatabaseDirectoryIsSaidPlainly() throws {

@@ -52,6 +52,7 @@ struct AnalyticsCommand: AsyncParsableCommand {
                 try await storage.migrate()
                 result = try await storage.rebuildAnalytics(apps: facts)
             case .postgres(let url):
+                try await PostgresStorage.checkConnection(url: url)
                 let storage = PostgresStorage(
                     configuration: try PostgresStorage.configuration(url: url), logger: Logger(label: "perennial.postgres"))
                 let pool = Task { await storage.run() }

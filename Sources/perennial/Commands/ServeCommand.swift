@@ -103,6 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info("using SQLite", metadata: ["path": "\(path)"])
         case .postgres(let url):
             var postgresConfiguration = try PostgresStorage.configuration(url: url)
+            try await PostgresStorage.checkConnection(url: url)
             // An idle connection starts an idle-timeout and a keep-alive timer (child tasks, a dispatch timer) that its next lease cancels, up to two per read under load: a fixed pool without keep-alive starts none (docs/load.md, "PostgreSQL reads").
             postgresConfiguration.options.minimumConnections = postgresConfiguration.options.maximumConnections
             postgresConfiguration.options.keepAliveBehavior = nil
