@@ -14,6 +14,13 @@ struct ActionRoutes {
                 } catch let error as ScenarioDecodingError {
                     return SimulatorJSON.error(status: .badRequest, code: "invalidStep", message: error.description)
                 }
+                // An expectation is a file's check against its own run; over HTTP it was answered
+                // 200 unchecked, which read as "it holds".
+                if case .expect = step {
+                    return SimulatorJSON.error(
+                        status: .badRequest, code: "invalidStep",
+                        message: "expect is checked by `perennial simulator run` on a scenario file; over HTTP, read the notifications each step answers")
+                }
                 do throws(ScenarioStepError) {
                     let result = try await simulator.performAction(step)
                     return SimulatorJSON.response(

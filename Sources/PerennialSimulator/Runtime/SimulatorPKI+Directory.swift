@@ -20,7 +20,16 @@ extension SimulatorPKI {
         if FileManager.default.fileExists(atPath: files.url(.rootCertificate).path) {
             jws = try files.read()
         } else {
-            jws = try generate(validFrom: validFrom).jws
+            // Kept for years and shared between processes, among them `simulator run`, whose
+            // virtual clock may start months before the directory was made: valid from five years
+            // before it to ten after (Apple's own leaves last about two).
+            var configuration = AppleShapedPKI.Configuration(validFrom: validFrom.addingTimeInterval(-5 * 365 * 86_400))
+            configuration.leafValidity = configuration.intermediateValidity
+            do {
+                jws = try AppleShapedPKI.generate(configuration)
+            } catch {
+                throw .pki("\(error)")
+            }
             try files.write(jws)
         }
         guard receipts else { return SimulatorPKI(jws: jws) }

@@ -30,6 +30,13 @@ struct SimulatorRunCommand: AsyncParsableCommand {
     @Option(help: "Catalog file for scenarios that name none.")
     var catalog: String?
 
+    @Option(
+        help: """
+            Sign with the JWS chain kept in this directory (created on first use), which a server started with \
+            `serve --simulator --simulator-pki DIR` trusts; a fresh chain otherwise, which no server does.
+            """)
+    var pki: String?
+
     func run() async throws {
         let url = URL(fileURLWithPath: file)
         let scenario = try Scenario.decode(json: InputFile.read(file))
@@ -38,17 +45,44 @@ struct SimulatorRunCommand: AsyncParsableCommand {
         let setup = SimulatorSetup(
             catalog: catalog, prices: store.prices, environment: store.environment, seed: seed ?? store.seed,
             timeScale: store.timeScale, renewalLimit: store.renewalLimit, billingGracePeriodDays: store.gracePeriodDays,
-            billingRetryDays: store.billingRetryDays, time: .virtual(start: store.start), pki: .generate(receipts: false),
+            billingRetryDays: store.billingRetryDays, time: .virtual(start: store.start),
+            pki: pki.map { .directory(URL(fileURLWithPath: $0), receipts: false) } ?? .generate(receipts: false),
             wire: store.wireConfiguration, targets: DeliveryTargets(v2: try Self.url(notifyV2), v1: try Self.url(notifyV1)))
         let simulator = try AppStoreSimulator(setup: setup)
         do {
             let timeline = try await ScenarioRunner(scenario: scenario).run(on: simulator)
             print(ScenarioTimelineRenderer.render(timeline), terminator: "")
-        } catch {
+            try await Self.requireAccepted(simulator.notificationHistory())
+        } catch let error as ScenarioFailure {
             print(ScenarioTimelineRenderer.render(error.timeline), terminator: "")
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// A notification its receiver never accepted (a server that does not trust the chain, a wrong
+    /// URL) fails the run: the timeline alone looked like a success.
+    private static func requireAccepted(_ history: [NotificationRecord]) throws {
+        var refused: [String] = []
+        var sent = 0
+        for record in history where !record.dropped {
+            for version in Set(record.attempts.map(\.version)) {
+                let attempts = record.attempts.filter { $0.version == version }
+                sent += 1
+                guard !attempts.contains(where: { $0.outcome.isSuccess }), let last = attempts.last else { continue }
+                let outcome: String =
+                    switch last.outcome {
+                    case .answered(let status): "HTTP \(status)"
+                    case .failed(let reason): reason
+                    case .dropped: "dropped"
+                    }
+                refused.append("\(version.rawValue) \(last.type)\(last.subtype.map { "/\($0)" } ?? ""): \(outcome)")
+            }
+        }
+        guard !refused.isEmpty else { return }
+        FileHandle.standardError.write(
+            Data("\(refused.count) of \(sent) deliveries were never accepted; the first: \(refused[0])\n".utf8))
+        throw ExitCode(1)
     }
 
     private static func url(_ text: String?) throws -> URL? {

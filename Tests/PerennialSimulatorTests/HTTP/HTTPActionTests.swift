@@ -25,6 +25,9 @@ struct HTTPActionTests {
             let malformed = try await HTTPTest.call(client, .post, "/simulator/v1/actions", json: #"{"fly": {}}"#)
             #expect(malformed.status == 400)
             #expect(malformed.json["error"] as? String == "invalidStep")
+            // Unchecked, an expectation answered 200 whatever it said.
+            let expectation = try await HTTPTest.call(client, .post, "/simulator/v1/actions", json: #"{"expect": {"status": {"sub": "revoked"}}}"#)
+            #expect(expectation.status == 400 && (expectation.json["message"] as? String)?.contains("simulator run") == true)
             let refused = try await HTTPTest.call(client, .post, "/simulator/v1/actions", json: #"{"setAutoRenew": {"of": "sub", "enabled": false}}"#)
             #expect(refused.status == 409)
         }
