@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import PerennialAppStore
+import PerennialCore
 import PerennialLiveHarness
 import PerennialServer
 import PerennialSimulator
@@ -106,6 +107,28 @@ struct SupportLiveTests {
             #expect(refreshed.subscriptionStatus == "active")
             let nobody = try await http.server(.POST, "admin/v1/apps/\(system.appID)/subscribers/dave/refresh", body: "{}", bearer: system.adminKey)
             #expect(nobody.status == 404)
+        }
+    }
+
+    /// Three renewals whose notifications were all lost, brought in by one refresh: Apple's
+    /// statuses name only the latest, which applied alone read as one late billing recovery with
+    /// the two charges between never counted; the transaction history fills them in.
+    @Test func aRefreshAfterLostRenewalsAppliesEachCharge() async throws {
+        try await LiveSystem.start(faults: DeliveryFaults(dropProbability: 1), reconciliation: nil).stopping { system in
+            let http = LiveHTTP(system: system)
+            let jws = try await Self.aliceBuys(http)
+            #expect(try await http.postTransaction(jws, user: "alice").status == 200)
+            // Five minutes is the sandbox's month: three renewals and a bit.
+            _ = try await system.advance(by: 3 * 300 + 60)
+            let refreshed = try await http.server(
+                .POST, "admin/v1/apps/\(system.appID)/subscribers/alice/refresh", body: "{}", bearer: system.adminKey)
+            #expect(refreshed.status == 200, "\(refreshed.text)")
+            #expect(refreshed.subscriptionStatus == "active")
+            let kinds = try await system.storage.pendingOutbox(limit: 100).map(\.event.kind)
+            #expect(kinds.filter { $0 == "renewal" }.count == 3, "\(kinds)")
+            #expect(!kinds.contains("billingRecovered"), "\(kinds)")
+            let held = try await system.storage.records(ownedBy: "alice", appBundleID: system.bundleID)
+            #expect(held.evidence.transactions.count == 4)
         }
     }
 

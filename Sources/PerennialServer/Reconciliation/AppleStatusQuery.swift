@@ -12,16 +12,12 @@ struct AppleStatusQuery: Sendable {
 
     func ask(_ check: ReconciliationCheck, app: AppContext, now: Date) async throws(ReconciliationError) -> AppEvidenceVerifier.Verified {
         if let client = app.serverAPI {
-            let data: Data
-            do throws(AppStoreServerAPIError) {
-                data = try await client.sendReturningData(.subscriptionStatuses(transactionID: check.originalTransactionID))
-            } catch {
+            do {
+                return try await serverAPIAnswer(check.originalTransactionID, app: app, client: client, fallback: check.environment)
+            } catch let error as AppStoreServerAPIError {
                 throw .apple(error.description)
-            }
-            do throws(EvidenceError) {
-                return try await app.verifier.subscriptionStatuses(data, fallback: check.environment)
             } catch {
-                throw .unreadableAnswer(error.description)
+                throw .unreadableAnswer("\(error)")
             }
         }
         if app.verifier.usesVerifyReceipt {
@@ -43,6 +39,47 @@ struct AppleStatusQuery: Sendable {
             }
         }
         throw .noWayToAsk(app: app.id, originalTransactionID: check.originalTransactionID)
+    }
+
+    /// The subscription's statuses, and — when Apple's latest transaction starts after the last
+    /// one held ended (renewals whose notifications were lost, or a billing recovery) — every
+    /// transaction of the subscription since the last one held, from its transaction history. The statuses
+    /// name only the latest transaction: applied alone, three missed renewals read as one late
+    /// billing recovery, and the two charges between were never counted.
+    ///
+    /// - Throws: ``PerennialAppStore/AppStoreServerAPIError`` when Apple cannot be asked,
+    ///   ``PerennialAppStore/EvidenceError`` when its answer is not trusted evidence.
+    func serverAPIAnswer(
+        _ originalTransactionID: String, app: AppContext, client: AppStoreServerAPIClient, fallback: AppStoreEnvironment
+    ) async throws -> AppEvidenceVerifier.Verified {
+        var answer = try await app.verifier.subscriptionStatuses(
+            try await client.sendReturningData(.subscriptionStatuses(transactionID: originalTransactionID)), fallback: fallback)
+        guard let latest = answer.records.transactions.filter({ $0.originalTransactionID == originalTransactionID }).max(by: { $0.purchaseDate < $1.purchaseDate }),
+            let held = try await lastHeld(originalTransactionID, app: app), held.transactionID != latest.transactionID,
+            let heldEnd = held.expiresDate, latest.purchaseDate > heldEnd
+        else { return answer }
+        var query = TransactionHistoryRequest()
+        query.startDate = held.purchaseDate.addingTimeInterval(0.001)
+        query.sort = .ascending
+        let pages = try await client.allPages(.transactionHistory(transactionID: originalTransactionID, query: query))
+        let signed = try pages.flatMap { try JSONDecoder().decode(HistoryResponse.self, from: $0).signedTransactions ?? [] }
+        if let history = try await app.verifier.signedTransactions(signed, raw: Data()) {
+            answer.records.transactions += history.records.transactions.filter { $0.originalTransactionID == originalTransactionID }
+        }
+        // Both answers are the evidence, as Apple sent them.
+        answer.raw = try JSONSerialization.data(
+            withJSONObject: [
+                "subscriptionStatuses": try JSONSerialization.jsonObject(with: answer.raw),
+                "transactionHistory": try pages.map { try JSONSerialization.jsonObject(with: $0) },
+            ], options: [.sortedKeys])
+        return answer
+    }
+
+    /// The newest transaction stored of a subscription someone owns; nil when nobody does.
+    private func lastHeld(_ originalTransactionID: String, app: AppContext) async throws -> Transaction? {
+        guard let found = try await storage.purchase(ofTransaction: originalTransactionID), let owner = found.owner else { return nil }
+        let records = try await storage.records(ownedBy: owner, appBundleID: app.bundleID)
+        return records.ledger(originalTransactionID: originalTransactionID)?.transactions.last
     }
 
     /// The receipt to send: `latest_receipt` of a stored verifyReceipt answer, or the stored
