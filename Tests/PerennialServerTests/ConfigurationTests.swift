@@ -48,7 +48,7 @@ import Testing
             """.utf8
         ).write(to: file)
         let configuration = try ConfigurationLoader.load(file: file, environment: ["PERENNIAL_PORT": "8282"])
-        #expect(configuration.port == 8282 && configuration.databaseURL == "sqlite:data/p.sqlite")
+        #expect(configuration.port == 8282 && configuration.databaseURL == "sqlite:\(directory.appendingPathComponent("data/p.sqlite").standardizedFileURL.path)")
         let app = try #require(configuration.apps.first)
         #expect(app.transferPolicy == .keepWithOriginalOwner && app.environments == [.sandbox] && app.reconciliationMargin == 90)
         let environment = ["ADMIN": "sk", "DEMO_KEY": "pk", "DEMO_SECRET": "shh", "HOOK_SECRET": "hook"]

@@ -26,6 +26,13 @@ public enum ConfigurationLoader {
             }
             configuration = try decode(data)
             let directory = file.deletingLastPathComponent()
+            if configuration.databaseURL.hasPrefix("sqlite:") {
+                // The file's database is one of its paths (`--database` and the environment's stay
+                // relative to the working directory).
+                var path = String(configuration.databaseURL.dropFirst("sqlite:".count))
+                if path.hasPrefix("//") { path.removeFirst(2) }
+                if !path.isEmpty { configuration.databaseURL = "sqlite:" + ConfigurationPaths.absolute(path, relativeTo: directory) }
+            }
             configuration.apps = configuration.apps.map { $0.resolvingPaths(relativeTo: directory) }
             configuration.adminKey = configuration.adminKey?.resolvingPath(relativeTo: directory)
             for index in configuration.adminKeys.indices {
