@@ -31,6 +31,15 @@ struct JWSCommandTests {
         #expect(output.standardError.contains("wrong environment: expected Production, got Sandbox"))
     }
 
+    @Test func verifyRefusesAnEnvironmentNotSpelledAsApplesIs() throws {
+        let output = try CLIProcess.run([
+            "jws", "verify", try Fixtures.url("\(Self.mock)/testNotification").path,
+            "--root", try Fixtures.url("apple-server-library/certs/testCA.der").path, "--bundle-id", "com.example", "--environment", "prod",
+        ])
+        #expect(output.status == 64)
+        #expect(output.standardError.contains("--environment prod is not one of Production, Sandbox, Xcode, LocalTesting"), "\(output.standardError)")
+    }
+
     @Test func verifyRejectsAnUntrustedRoot() throws {
         let output = try CLIProcess.run([
             "jws", "verify", Fixtures.url("\(Self.mock)/transactionInfo").path,

@@ -107,11 +107,11 @@ public struct ReconciliationService: Service {
     /// Asks Apple about one claimed check, applies the answer and completes (or fails) the check.
     public func reconcile(_ check: ReconciliationCheck) async -> Outcome {
         let now = clock.now
-        var metadata: Logger.Metadata = ["originalTransactionId": "\(check.originalTransactionID)", "app": "\(check.appBundleID)"]
+        // The app's id, as every other line names it; its bundle id when no app of the configuration has it.
+        let app = apps.apps.first { $0.bundleID == check.appBundleID }
+        var metadata: Logger.Metadata = ["originalTransactionId": "\(check.originalTransactionID)", "app": "\(app?.id ?? check.appBundleID)"]
         do throws(ReconciliationError) {
-            guard let app = apps.apps.first(where: { $0.bundleID == check.appBundleID }) else {
-                throw .unknownApp(bundleID: check.appBundleID)
-            }
+            guard let app else { throw .unknownApp(bundleID: check.appBundleID) }
             let answer = try await AppleStatusQuery(storage: storage).ask(check, app: app, now: now)
             metadata["via"] = "\(answer.form)"
             var events = 0

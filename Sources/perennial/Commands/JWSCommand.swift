@@ -54,10 +54,10 @@ struct JWSVerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("root"), help: "A trusted root certificate (DER or PEM); repeatable.")
     var roots: [String]
 
-    @Option(name: .customLong("bundle-id"), help: "The bundle id the payload must belong to.")
+    @Option(name: .customLong("bundle-id"), help: "The bundle id the payload must belong to (with --environment).")
     var bundleID: String?
 
-    @Option(help: "The environment the payload must come from: Production, Sandbox, Xcode, LocalTesting.")
+    @Option(help: "The environment the payload must come from: Production, Sandbox, Xcode, LocalTesting (with --bundle-id).")
     var environment: String?
 
     @Option(name: .customLong("app-apple-id"), help: "The app's Apple id, checked on production notifications.")
@@ -70,6 +70,11 @@ struct JWSVerifyCommand: AsyncParsableCommand {
         guard !roots.isEmpty else { throw ValidationError("at least one --root is required") }
         guard (bundleID == nil) == (environment == nil) else {
             throw ValidationError("--bundle-id and --environment go together")
+        }
+        // Spelled as Apple does: "prod" was taken, then every payload failed as the wrong environment.
+        let environments = ["Production", "Sandbox", "Xcode", "LocalTesting"]
+        if let environment, !environments.contains(environment) {
+            throw ValidationError("--environment \(environment) is not one of \(environments.joined(separator: ", "))")
         }
     }
 
