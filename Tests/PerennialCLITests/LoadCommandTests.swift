@@ -61,7 +61,7 @@ import Darwin
 
     /// Runs `body` against a `serve --simulator` (with `arguments` added) on a fresh database and
     /// PKI directory, then stops it with SIGTERM.
-    private static func withServe(
+    static func withServe(
         _ arguments: [String] = [], _ body: (_ server: URL, _ simulatorPort: Int, _ pki: String) async throws -> Void
     ) async throws {
         let directory = try CLIProcess.temporaryDirectory()

@@ -134,38 +134,20 @@ import Darwin
     /// simulator chain (`--pki`), every notification is taken; with a chain of its own, the server
     /// refuses each and the run fails saying so (it exited 0 with every delivery refused).
     @Test func aScenarioRunAgainstTheServerIsTakenWithItsChain() async throws {
-        let directory = try CLIProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let port = try FreePort.loopback()
-        let pki = directory.appendingPathComponent("pki").path
-        let process = Process()
-        process.executableURL = try CLIProcess.executable()
-        process.arguments = [
-            "serve", "--simulator", "--no-simulator-seed", "--simulator-pki", pki, "--port", String(port),
-            "--simulator-port", String(try FreePort.loopback()), "--database", "sqlite:\(directory.appendingPathComponent("p.sqlite").path)",
-        ]
-        process.currentDirectoryURL = Self.repositoryRoot
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let server = try #require(URL(string: "http://127.0.0.1:\(port)"))
-        var ready = false
-        for _ in 0..<300 where !ready {
-            ready = (try? await ServeCommandTests.get(server.appendingPathComponent("health/ready")))?.0 == 200
-            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        try await LoadCommandTests.withServe { server, _, pki in
+            let scenario = Self.repositoryRoot.appendingPathComponent("Examples/scenarios/upgrade.json").path
+            let target = server.appendingPathComponent("apple/notifications/v2/demo").absoluteString
+
+            let taken = try CLIProcess.run(["simulator", "run", scenario, "--notify-v2", target, "--pki", pki])
+            #expect(taken.status == 0, "\(taken.standardError)")
+            #expect(taken.standardOutput.contains("deliver v2 DID_CHANGE_RENEWAL_PREF/UPGRADE  attempt 1"))
+
+            let refused = try CLIProcess.run(["simulator", "run", scenario, "--notify-v2", target])
+            #expect(refused.status == 1)
+            #expect(
+                refused.standardError.contains("3 of 3 deliveries were never accepted; the first: v2 SUBSCRIBED/INITIAL_BUY: HTTP 422"),
+                "\(refused.standardError)")
         }
-        try #require(ready)
-        let scenario = Self.repositoryRoot.appendingPathComponent("Examples/scenarios/upgrade.json").path
-        let target = "http://127.0.0.1:\(port)/apple/notifications/v2/demo"
-
-        let taken = try CLIProcess.run(["simulator", "run", scenario, "--notify-v2", target, "--pki", pki])
-        #expect(taken.status == 0, "\(taken.standardError)")
-        #expect(taken.standardOutput.contains("deliver v2 DID_CHANGE_RENEWAL_PREF/UPGRADE  attempt 1"))
-
-        let refused = try CLIProcess.run(["simulator", "run", scenario, "--notify-v2", target])
-        #expect(refused.status == 1)
-        #expect(refused.standardError.contains("3 of 3 deliveries were never accepted; the first: v2 SUBSCRIBED/INITIAL_BUY: HTTP 422"), "\(refused.standardError)")
     }
 
     private static func send(
