@@ -153,20 +153,10 @@ struct DashboardRoutes: Sendable {
         let answer = try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now)
         let timeline = try await AdminRoutes(dependencies: dependencies).timeline(of: user)
         let page = await SubscriberPage.make(appID: app.id, answer: answer, timeline: timeline)
-        let refresh: HTML =
-            if app.serverAPI != nil, !answer.subscriber.subscriptions.isEmpty {
-                """
-                <form class="row" method="post" action="\(Self.subscriberPath(app: app.id, user: user.rawValue))/refresh">\
-                <input type="hidden" name="csrf" value="\(session.csrfToken)">\
-                <button type="submit"\(session.scope >= .support ? "" : " disabled title=\"needs the support scope\"")>Refresh from Apple</button>\
-                <span class="muted">asks the App Store Server API for this user's subscriptions and applies the answer</span></form>
-                """
-            } else {
-                ""
-            }
         let controls = SubscriberPage.Controls(
-            csrfToken: session.csrfToken, canSupport: session.scope >= .support, entitlementIDs: app.engine.catalog.entitlements.map(\.id))
-        return DashboardPage(title: user.rawValue, body: page.body(actions: refresh, controls: controls), session: session)
+            csrfToken: session.csrfToken, canSupport: session.scope >= .support, canAskApple: app.serverAPI != nil,
+            entitlementIDs: app.engine.catalog.entitlements.map(\.id))
+        return DashboardPage(title: user.rawValue, body: page.body(controls: controls), session: session)
     }
 
     private struct GrantForm: Decodable {

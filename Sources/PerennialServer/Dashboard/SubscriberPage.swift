@@ -36,8 +36,13 @@ struct SubscriberPage: Sendable {
     struct Controls: Sendable {
         let csrfToken: String
         let canSupport: Bool
+        /// Whether the app has App Store Server API keys to refresh the subscriber with.
+        let canAskApple: Bool
         /// The catalog's entitlements, offered by the grant form.
         let entitlementIDs: [String]
+
+        var token: HTML { "<input type=\"hidden\" name=\"csrf\" value=\"\(csrfToken)\">" }
+        var disabled: HTML { canSupport ? "" : " disabled title=\"needs the support scope\"" }
     }
 
     /// The durations the grant form offers, as the admin API takes them.
@@ -45,12 +50,20 @@ struct SubscriberPage: Sendable {
         ("P1D", "1 day"), ("P1W", "1 week"), ("P1M", "1 month"), ("P3M", "3 months"), ("P1Y", "1 year"),
     ]
 
-    /// The page, with `actions` (forms acting on the subscriber) under its heading.
-    func body(actions: HTML = "", controls: Controls) -> HTML {
+    /// The page, with the forms `controls` allows.
+    func body(controls: Controls) -> HTML {
         let subscriber = answer.subscriber
+        let refresh: HTML =
+            controls.canAskApple && !subscriber.subscriptions.isEmpty
+            ? """
+                <form class="row" method="post" action="\(path)/refresh">\(controls.token)\
+                <button type="submit"\(controls.disabled)>Refresh from Apple</button>\
+                <span class="muted">asks the App Store Server API for this user's subscriptions and applies the answer</span></form>
+                """
+            : ""
         return """
             <h1>\(subscriber.appUserId)</h1>
-            <p class="muted">App \(appID) · as the server answers at \(DashboardFormat.instant(answer.serverTime))</p>\(actions)
+            <p class="muted">App \(appID) · as the server answers at \(DashboardFormat.instant(answer.serverTime))</p>\(refresh)
             <h2>Entitlements</h2>\(entitlements)
             <h2>Grants</h2>\(grants(controls))
             <h2>Subscriptions</h2>\(subscriptions)
@@ -75,9 +88,7 @@ struct SubscriberPage: Sendable {
     /// The entitlements operators gave by hand, each running one with a button to end it, and a
     /// form to give one.
     private func grants(_ controls: Controls) -> HTML {
-        let path = DashboardRoutes.subscriberPath(app: appID, user: answer.subscriber.appUserId)
-        let token: HTML = "<input type=\"hidden\" name=\"csrf\" value=\"\(controls.csrfToken)\">"
-        let disabled: HTML = controls.canSupport ? "" : " disabled title=\"needs the support scope\""
+        let (token, disabled) = (controls.token, controls.disabled)
         let rows = (answer.subscriber.grants ?? []).sorted { $0.startsAt > $1.startsAt }
         let table: HTML =
             rows.isEmpty
@@ -112,6 +123,9 @@ struct SubscriberPage: Sendable {
             <button type="submit"\(disabled)>Grant</button></form>
             """
     }
+
+    /// Where the page's forms post.
+    private var path: String { DashboardRoutes.subscriberPath(app: appID, user: answer.subscriber.appUserId) }
 
     private var subscriptions: HTML {
         guard !answer.subscriber.subscriptions.isEmpty else { return "<p class=\"muted\">No subscription.</p>" }

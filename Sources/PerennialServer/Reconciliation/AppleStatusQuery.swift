@@ -16,6 +16,8 @@ struct AppleStatusQuery: Sendable {
                 return try await serverAPIAnswer(check.originalTransactionID, app: app, client: client, fallback: check.environment)
             } catch let error as AppStoreServerAPIError {
                 throw .apple(error.description)
+            } catch let error as StorageError {
+                throw .apple("cannot read the stored records: \(error)")
             } catch {
                 throw .unreadableAnswer("\(error)")
             }
@@ -47,8 +49,11 @@ struct AppleStatusQuery: Sendable {
     /// name only the latest transaction: applied alone, three missed renewals read as one late
     /// billing recovery, and the two charges between were never counted.
     ///
+    /// A purchase nobody owns yet has no history held to compare with: its statuses alone are applied.
+    ///
     /// - Throws: ``PerennialAppStore/AppStoreServerAPIError`` when Apple cannot be asked,
-    ///   ``PerennialAppStore/EvidenceError`` when its answer is not trusted evidence.
+    ///   ``PerennialAppStore/EvidenceError`` when its answer is not trusted evidence,
+    ///   ``PerennialStorage/StorageError`` when the records held cannot be read.
     func serverAPIAnswer(
         _ originalTransactionID: String, app: AppContext, client: AppStoreServerAPIClient, fallback: AppStoreEnvironment
     ) async throws -> AppEvidenceVerifier.Verified {

@@ -19,7 +19,7 @@ import Testing
             SubscriberResponse.self,
             from: Data(#"{"serverTime":"2026-01-01T00:00:00.000Z","subscriber":{"appUserId":"alice","entitlements":{},"subscriptions":[],"purchases":[]}}"#.utf8))
         let page = await SubscriberPage.make(appID: "demo", answer: answer, timeline: TimelineResponse(appUserId: "alice", entries: entries))
-        let html = page.body(controls: SubscriberPage.Controls(csrfToken: "t", canSupport: true, entitlementIDs: [])).description
+        let html = page.body(controls: SubscriberPage.Controls(csrfToken: "t", canSupport: true, canAskApple: false, entitlementIDs: [])).description
         #expect(html.components(separatedBy: "<li>").count - 1 == SubscriberPage.timelineLimit)
         #expect(html.contains("Evidence #130:") && html.contains("Evidence #31:") && !html.contains("Evidence #30:"))
         // Newest first.
