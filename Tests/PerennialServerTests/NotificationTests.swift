@@ -60,6 +60,33 @@ import Testing
         #expect(kinds == [EventKind.initialPurchase.rawValue, EventKind.renewal.rawValue])
     }
 
+    /// Apple retries a V1 notification hours later when the first delivery failed; the retry
+    /// carries the receipt Apple made when it first sent it. Here the renewal's notification
+    /// arrives after the later one saying auto-renew was turned off (a minute after: a sandbox
+    /// month is five), and must not turn it back on (dated on arrival, it did).
+    @Test func aLateV1NotificationDoesNotUndoALaterOne() async throws {
+        let (renewedWorld, boughtAt, purchase, renewal) = try renewed()
+        var world = renewedWorld
+        let renewalBody = try #require(try renewal.v1Body())
+        let renewalID = try transactionID(of: renewal)
+        _ = try world.perform(.advance(to: world.state.now.addingTimeInterval(30)))
+        let off = try world.perform(.setAutoRenew(originalTransactionID: renewal.intent.originalTransactionID, enabled: false)).notifications
+        let offBody = try #require(try off.first { $0.payload.notificationType == .didChangeRenewalStatus }?.v1Body())
+        let turnedOffAt = world.state.now
+        let server = try await ServerHarness()
+        server.clock.now = boughtAt
+        try await server.test { client in
+            #expect(try await client.postTransaction(purchase, user: "alice").status == .ok)
+            server.clock.now = turnedOffAt
+            #expect(try await client.notifyV1(offBody).status == .ok)
+            server.clock.now = turnedOffAt.addingTimeInterval(60)
+            #expect(try await client.notifyV1(renewalBody).status == .ok)
+            let answer = try await client.subscriber("alice").decode(SubscriberResponse.self)
+            #expect(answer.subscriber.entitlements["pro"]?.transactionId == renewalID)
+            #expect(answer.subscriber.subscriptions.first?.willRenew == false)
+        }
+    }
+
     /// The transaction id a notification's signed transaction carries.
     private func transactionID(of notification: WireNotification) throws -> String {
         let signed = try #require(notification.payload.data?.signedTransactionInfo)

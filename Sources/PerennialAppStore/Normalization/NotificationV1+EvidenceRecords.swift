@@ -8,18 +8,18 @@ extension NotificationV1 {
     /// `latest_receipt_info` / `latest_expired_receipt_info` objects and the top-level renewal
     /// fields (`auto_renew_status` `"true"`/`"false"`, `auto_renew_product_id`,
     /// `expiration_intent`), and a top-level `cancellation_date_ms` revokes the cancelled
-    /// top-level object. V1 bodies carry no answer time, so the version date is
-    /// `receivedAt`; records are unsigned.
+    /// top-level object. V1 bodies carry no answer time, so the caller dates the records
+    /// (`versionDate`: when Apple took the snapshot, as well as it can tell); records are unsigned.
     ///
     /// - Throws: ``NormalizationError/missingField(field:record:)`` for a row without a mandatory
     ///   field or a body without any environment.
-    public func evidenceRecords(receivedAt: Date) throws(NormalizationError) -> EvidenceRecords {
+    public func evidenceRecords(versionDate: Date) throws(NormalizationError) -> EvidenceRecords {
         guard let resolvedEnvironment = (unified_receipt?.environment ?? environment)?.coreValue else {
             throw .missingField(field: "environment", record: "V1 notification")
         }
         let context = LegacyRecordContext(
             environment: resolvedEnvironment,
-            provenance: Provenance(source: .notificationV1, versionDate: receivedAt, isSigned: false),
+            provenance: Provenance(source: .notificationV1, versionDate: versionDate, isSigned: false),
             bundleID: bid
         )
 

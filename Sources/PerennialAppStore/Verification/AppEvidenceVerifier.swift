@@ -291,13 +291,26 @@ public struct AppEvidenceVerifier: Sendable {
         }
         let records: EvidenceRecords
         do throws(NormalizationError) {
-            records = try notification.evidenceRecords(receivedAt: now)
+            records = try notification.evidenceRecords(versionDate: Self.snapshotDate(of: notification, receivedAt: now))
         } catch {
             throw .invalidEvidence(error.description)
         }
         return Verified(
             records: records, environment: environment, raw: body, form: "v1",
             notificationType: notification.notification_type?.rawValue ?? "unknown")
+    }
+
+    /// When Apple took a V1 notification's snapshot of the subscription: the creation date of the
+    /// `latest_receipt` it carries, which a retry hours later carries unchanged, so a late or
+    /// retried notification cannot outrank evidence Apple produced after it. Never later than its
+    /// arrival (the receipt is only as trusted as the body's password); the arrival itself when the
+    /// body has no receipt that dates it.
+    static func snapshotDate(of notification: NotificationV1, receivedAt: Date) -> Date {
+        guard let latest = notification.unified_receipt?.latest_receipt,
+            case .appReceipt(let parsed)? = try? ReceiptDocument.decode(Array(latest.utf8)),
+            let created = parsed.receipt.creationDate
+        else { return receivedAt }
+        return min(created, receivedAt)
     }
 
     /// A receipt posted by the app (an app receipt, or an iOS 6 transaction receipt through

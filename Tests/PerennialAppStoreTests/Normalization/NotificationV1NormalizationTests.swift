@@ -10,7 +10,7 @@ struct NotificationV1NormalizationTests {
     @Test("unified_receipt becomes records; PROD is production; unknown values stay raw")
     func current() throws {
         let notification = try WireJSON.decode(NotificationV1.self, LegacyTestPayloads.v1AutoRenewOff)
-        let records = try notification.evidenceRecords(receivedAt: receivedAt)
+        let records = try notification.evidenceRecords(versionDate: receivedAt)
         let provenance = Provenance(source: .notificationV1, versionDate: receivedAt, isSigned: false)
         #expect(records.transactions == [
             Transaction(
@@ -41,7 +41,7 @@ struct NotificationV1NormalizationTests {
     @Test("a pre-2021 body yields its top-level object, cancellation and renewal facts")
     func pre2021() throws {
         let notification = try WireJSON.decode(NotificationV1.self, LegacyTestPayloads.v1Pre2021Cancel)
-        let records = try notification.evidenceRecords(receivedAt: receivedAt)
+        let records = try notification.evidenceRecords(versionDate: receivedAt)
         let provenance = Provenance(source: .notificationV1, versionDate: receivedAt, isSigned: false)
         #expect(records.transactions == [
             Transaction(
@@ -64,7 +64,7 @@ struct NotificationV1NormalizationTests {
     func noEnvironment() throws {
         let notification = try WireJSON.decode(NotificationV1.self, #"{"notification_type": "TEST"}"#)
         #expect(throws: NormalizationError.missingField(field: "environment", record: "V1 notification")) {
-            try notification.evidenceRecords(receivedAt: receivedAt)
+            try notification.evidenceRecords(versionDate: receivedAt)
         }
     }
 }

@@ -21,7 +21,7 @@ import Testing
             #expect(decoded.environment?.rawValue == "Sandbox")
             #expect(decoded.bid == "com.example.app")
             #expect(decoded.unified_receipt?.status == .valid)
-            let records = try decoded.evidenceRecords(receivedAt: notification.intent.date)
+            let records = try decoded.evidenceRecords(versionDate: notification.intent.date)
             #expect(Set(records.transactions.map(\.transactionID)) == carried, "\(notification.intent.type)")
             #expect(records.transactions.allSatisfy { $0.originalTransactionID == notification.intent.originalTransactionID })
             #expect(records.renewalInfos.map(\.originalTransactionID) == [notification.intent.originalTransactionID])
