@@ -88,10 +88,15 @@ import Testing
         _ = await sdk.purchase(StoreProduct(id: "pro.monthly"))
         app.appUserID = "bob"
         await app.server.setUp(true)
+        let bobs = try await sdk.subscriber()
+        var updates = sdk.subscriberUpdates.makeAsyncIterator()
+        #expect(await updates.next()?.appUserID == "bob")
         await sdk.syncPendingTransactions()
         #expect(await app.server.posts == [FakeServer.Post(transactionID: "T1", appUserID: "alice")])
-        #expect(await sdk.cachedSubscriber() == nil)
+        // Alice's answer to her purchase neither replaces Bob's nor reaches the app as his.
+        #expect(await sdk.cachedSubscriber() == bobs)
         #expect(try await sdk.subscriber().activeEntitlements.isEmpty)
+        #expect(await updates.next()?.appUserID == "bob")
     }
 
     @Test func aPromotionalOfferIsSignedByTheServerFirst() async throws {

@@ -7,24 +7,34 @@ actor SubscriberCache {
     private let persistence: any PersistentStore
     private let clock: PerennialClock
     private let broadcaster: SubscriberBroadcaster
+    /// Who is signed in now: only answers about them are kept and published.
+    private let currentUser: @Sendable () async -> String
 
     /// Loads the last answer; an unreadable file just means no cached answer (the server is asked).
-    init(persistence: any PersistentStore, staleAfter: TimeInterval, clock: PerennialClock, broadcaster: SubscriberBroadcaster) {
+    init(
+        persistence: any PersistentStore, staleAfter: TimeInterval, clock: PerennialClock, broadcaster: SubscriberBroadcaster,
+        currentUser: @escaping @Sendable () async -> String
+    ) {
         let cached = (try? persistence.load()).flatMap { $0 }.flatMap { try? WireJSON.decoder().decode(CachedSubscriber.self, from: $0) }
         self.cache = EntitlementCache(staleAfter: staleAfter, cached: cached)
         self.persistence = persistence
         self.clock = clock
         self.broadcaster = broadcaster
+        self.currentUser = currentUser
     }
 
-    /// Takes a server answer: keeps and publishes it when it is the newest, and returns the answer
-    /// judged at its arrival either way (a purchase's result is its own answer).
-    func accept(_ response: SubscriberResponse) -> Subscriber {
+    /// Takes a server answer: keeps and publishes it when it is the newest about the user signed
+    /// in now, and returns the answer judged at its arrival either way (a purchase's result is its
+    /// own answer). An answer about someone else — a purchase delivered for the user who made it,
+    /// after another signed in — would otherwise replace the current user's answer and show the
+    /// app the other user's entitlements.
+    func accept(_ response: SubscriberResponse) async -> Subscriber {
+        let isCurrentUser = await currentUser() == response.subscriber.appUserID
         let now = clock.now()
         let uptime = clock.uptime()
         let arrival = CachedSubscriber(response: response, receivedAt: now, receivedUptime: uptime)
         let view = EntitlementCache.judge(arrival, deviceNow: now, uptime: uptime, staleAfter: cache.staleAfter)
-        if cache.accept(response, deviceNow: now, uptime: uptime) {
+        if isCurrentUser, cache.accept(response, deviceNow: now, uptime: uptime) {
             if let data = try? WireJSON.encoder().encode(arrival) {
                 // A failed write only costs the offline answer after a relaunch; the server stays the truth.
                 try? persistence.save(data)
