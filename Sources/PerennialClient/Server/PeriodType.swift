@@ -1,4 +1,5 @@
-/// Which kind of period a subscription is in (`trial`, `intro`, `normal`, …); unknown values kept.
+/// Which kind of period a subscription is in, as the server names it (Apple's offer types);
+/// values this SDK does not know yet are kept under their wire name.
 public struct PeriodType: OpenWireValue {
     /// The wire value.
     public let rawValue: String
@@ -8,10 +9,20 @@ public struct PeriodType: OpenWireValue {
         self.rawValue = rawValue
     }
 
-    /// A free trial.
-    public static let trial = PeriodType(rawValue: "trial")
-    /// A paid introductory offer.
-    public static let intro = PeriodType(rawValue: "intro")
     /// The regular price.
     public static let normal = PeriodType(rawValue: "normal")
+    /// An introductory free trial.
+    public static let freeTrial = PeriodType(rawValue: "freeTrial")
+    /// An introductory price paid period by period.
+    public static let introductoryPayAsYouGo = PeriodType(rawValue: "introductoryPayAsYouGo")
+    /// An introductory price paid once for several periods.
+    public static let introductoryPayUpFront = PeriodType(rawValue: "introductoryPayUpFront")
+    /// An introductory offer whose payment mode Apple's evidence did not say (legacy receipts).
+    public static let introductory = PeriodType(rawValue: "introductory")
+    /// A promotional offer.
+    public static let promotional = PeriodType(rawValue: "promotional")
+    /// An offer code.
+    public static let offerCode = PeriodType(rawValue: "offerCode")
+    /// A win-back offer.
+    public static let winBack = PeriodType(rawValue: "winBack")
 }
