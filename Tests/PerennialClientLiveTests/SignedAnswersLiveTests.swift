@@ -28,6 +28,11 @@ extension ClientLive {
             #expect(await genuine.syncPendingTransactions() == 0)
             let subscriber = try await genuine.subscriber()
             #expect(subscriber.activeEntitlements.contains("premium"))
+            // Every answer about the subscriber is signed, the one to the app transaction included.
+            let signedAppTransaction = try #require(try await device.store.appTransaction())
+            let verifying = URLSessionServerAPI(baseURL: system.serverURL, publicKey: system.publicKey, answerSigningKey: key.publicKey.rawRepresentation)
+            let appTransactionAnswer = try await verifying.postAppTransaction(signedAppTransaction, appUserID: device.account)
+            #expect(appTransactionAnswer.subscriber.originalAppPurchase != nil)
             #expect(try await device.unfinishedTransactionIDs().isEmpty)
             #expect(await genuine.pendingTransactionCount() == 0)
             await genuine.stop()

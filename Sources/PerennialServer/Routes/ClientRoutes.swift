@@ -28,7 +28,7 @@ struct ClientRoutes: Sendable {
             let now = dependencies.clock.now
             let pipeline = dependencies.pipeline(for: app)
             _ = try await pipeline.recordAppTransaction(body.signedAppTransaction, presentedBy: user, now: now)
-            return JSONResponse.make(try await pipeline.answer(for: user, now: now))
+            return JSONResponse.make(try await pipeline.answer(for: user, now: now), signedBy: app)
         }
         subscribers.get(":appUserId") { _, context in
             let (app, user) = try context.client()
