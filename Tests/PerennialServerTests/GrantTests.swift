@@ -61,6 +61,11 @@ import Testing
                 (#"{"entitlementId": "pro", "expiresAt": "tomorrow"}"#, .badRequest, "invalidGrantEnd"),
                 (#"{"entitlementId": "pro", "duration": "P99999999999Y"}"#, .badRequest, "invalidGrantEnd"),
                 (#"{"entitlementId": "pro", "duration": "P101Y"}"#, .badRequest, "invalidGrantEnd"),
+                // Lengths whose days or months overflow (the server crashed) or whose date does not exist.
+                (#"{"entitlementId": "pro", "duration": "P9223372036854775807Y"}"#, .badRequest, "invalidGrantEnd"),
+                (#"{"entitlementId": "pro", "duration": "P2000000000000000000W"}"#, .badRequest, "invalidGrantEnd"),
+                (#"{"entitlementId": "pro", "duration": "P9223372036854775807D"}"#, .badRequest, "invalidGrantEnd"),
+                (#"{"entitlementId": "pro", "duration": "P36600D"}"#, .badRequest, "invalidGrantEnd"),
                 (#"{"entitlementId": "pro", "expiresAt": "9999-12-31T00:00:00Z"}"#, .badRequest, "invalidGrantEnd"),
                 (#"{"duration": "P7D"}"#, .badRequest, "malformedRequest"),
             ]
@@ -81,6 +86,23 @@ import Testing
         #expect(try await server.storage.grants(of: "nobody", appBundleID: StoreWorld.bundleID).isEmpty)
         #expect(try await server.storage.pendingOutbox(limit: 10).isEmpty)
         #expect(try await server.storage.timeline(of: "alice").isEmpty)
+    }
+
+    /// The century is the limit, not past it, at any instant: the end and the limit are computed
+    /// with one calendar (they were not, and a grant of P100Y was refused at some instants).
+    @Test func aGrantOfExactlyACenturyIsGivenAtAnyInstant() async throws {
+        let server = try await ServerHarness()
+        try await server.test { client in
+            #expect(try await client.send(.get, "/v1/subscribers/alice/app-account-token").status == .ok)
+            for instant in [1_700_000_000.123, 1_709_208_000.5, 1_735_689_599.999, 1_767_225_600.777] {
+                server.clock.now = Date(timeIntervalSince1970: instant)
+                for duration in ["P100Y", "P1200M"] {
+                    let body = Data(#"{"entitlementId": "pro", "duration": "\#(duration)"}"#.utf8)
+                    let given = try await client.send(.post, Self.grants, key: ServerHarness.adminKey, body: body)
+                    #expect(given.status == .created, "\(duration) at \(instant) → \(given.status) \(given.text)")
+                }
+            }
+        }
     }
 
     @Test func aRevokedGrantGivesWayToThePurchaseAndIsRevokedOnce() async throws {

@@ -15,20 +15,25 @@ public struct SubscriptionDuration: Hashable, Sendable, Codable, CustomStringCon
     public let months: Int
 
     /// Parses `PnD`, `PnW`, `PnM` or `PnY` (one component, n ≥ 1); returns nil for anything else,
-    /// so that a catalog typo surfaces as a validation error rather than as a wrong comparison.
+    /// a length in days or months that does not fit an `Int` included, so that a catalog typo (or
+    /// an admin's grant) surfaces as a validation error rather than as a wrong comparison.
     public init?(iso8601 text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count >= 3, bytes[0] == UInt8(ascii: "P"), let unit = bytes.last,
             let count = Int(String(decoding: bytes[1..<(bytes.count - 1)], as: UTF8.self)), count >= 1,
             bytes[1..<(bytes.count - 1)].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return nil }
+        let (perUnit, isDays): (Int, Bool)
         switch unit {
-        case UInt8(ascii: "D"): (days, months) = (count, 0)
-        case UInt8(ascii: "W"): (days, months) = (count * 7, 0)
-        case UInt8(ascii: "M"): (days, months) = (0, count)
-        case UInt8(ascii: "Y"): (days, months) = (0, count * 12)
+        case UInt8(ascii: "D"): (perUnit, isDays) = (1, true)
+        case UInt8(ascii: "W"): (perUnit, isDays) = (7, true)
+        case UInt8(ascii: "M"): (perUnit, isDays) = (1, false)
+        case UInt8(ascii: "Y"): (perUnit, isDays) = (12, false)
         default: return nil
         }
+        let (length, overflow) = count.multipliedReportingOverflow(by: perUnit)
+        guard !overflow else { return nil }
+        (days, months) = isDays ? (length, 0) : (0, length)
         iso8601 = text
     }
 
@@ -46,10 +51,7 @@ public struct SubscriptionDuration: Hashable, Sendable, Codable, CustomStringCon
     /// Only used for non-renewing purchases whose transaction carries no expiry, never on the
     /// auto-renewable path, where Apple's `expiresDate` is the only authority.
     public func end(startingAt start: Date) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let components = DateComponents(month: months, day: days)
-        return calendar.date(byAdding: components, to: start) ?? start
+        UTCCalendar.adding(months: months, to: start).addingTimeInterval(TimeInterval(days) * 86_400)
     }
 
     public init(from decoder: any Decoder) throws {

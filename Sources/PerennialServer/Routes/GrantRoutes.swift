@@ -86,7 +86,8 @@ struct GrantRoutes: Sendable {
             guard let duration = SubscriptionDuration(iso8601: text) else {
                 throw .invalidEnd("duration must be an ISO 8601 duration of one component (P3D, P2W, P1M, P1Y), got \"\(text)\"")
             }
-            end = duration.end(startingAt: now)
+            // Past a century whatever the calendar (the limit below says so); adding it could overflow.
+            end = duration.months > 100 * 12 || duration.days > 100 * 366 ? .distantFuture : duration.end(startingAt: now)
         default:
             throw .invalidEnd("give exactly one of expiresAt (an instant) and duration (from now)")
         }
