@@ -66,9 +66,18 @@ struct SupportRoutes: Sendable {
                 throw APIError(status: .unprocessableContent, code: "extensionRefused", message: "Apple did not extend subscription \(id)")
             }
             let reason = body.reason.map { "\(body.extendByDays) days: \($0)" } ?? "\(body.extendByDays) days"
-            try await dependencies.refresh(id, app: app, client: client, action: AdminAction(admin: context.adminName, action: "extend", reason: reason))
             dependencies.logger.info(
                 "admin action: subscription extended", metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(id)"])
+            do {
+                try await dependencies.refresh(id, app: app, client: client, action: AdminAction(admin: context.adminName, action: "extend", reason: reason))
+            } catch {
+                // Apple has extended it: an error here would read as a failed extension, and the
+                // retry would extend it again (and spend one of the two extensions Apple allows a year).
+                dependencies.logger.warning(
+                    "subscription extended, but reading its new state from Apple failed",
+                    metadata: ["app": "\(app.id)", "originalTransactionId": "\(id)", "error": "\(error)"])
+                return JSONResponse.make(ExtensionNotReadBack(originalTransactionID: id, effectiveDate: extended.effectiveDate, error: error), status: .accepted)
+            }
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: dependencies.clock.now))
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/move") { request, context in

@@ -17,7 +17,7 @@ final class SimulatedApple: AppStoreHTTPTransport, @unchecked Sendable {
     private let clock: TestClock
     private let responder: ServerAPIResponder
     private let lock = NSLock()
-    private var failures: [AppStoreHTTPResponse] = []
+    private var failures: [(response: AppStoreHTTPResponse, method: AppStoreHTTPRequest.Method?)] = []
     private var answered = 0
 
     init(store: SimulatedStore, clock: TestClock) throws {
@@ -28,9 +28,9 @@ final class SimulatedApple: AppStoreHTTPTransport, @unchecked Sendable {
             pki: try StoreWorld.sharedPKI.get(), environment: .production, appAppleID: 1_234_567_890)
     }
 
-    /// The next `count` requests get `response` instead of an answer.
-    func fail(next count: Int, with response: AppStoreHTTPResponse) {
-        lock.withLock { failures += Array(repeating: response, count: count) }
+    /// The next `count` requests (of `method`, when given) get `response` instead of an answer.
+    func fail(next count: Int, with response: AppStoreHTTPResponse, method: AppStoreHTTPRequest.Method? = nil) {
+        lock.withLock { failures += Array(repeating: (response, method), count: count) }
     }
 
     /// Requests the store itself answered (failures excluded).
@@ -40,11 +40,11 @@ final class SimulatedApple: AppStoreHTTPTransport, @unchecked Sendable {
 
     func send(_ request: AppStoreHTTPRequest) async throws -> AppStoreHTTPResponse {
         let failure: AppStoreHTTPResponse? = lock.withLock {
-            guard !failures.isEmpty else {
+            guard let index = failures.firstIndex(where: { $0.method == nil || $0.method == request.method }) else {
                 answered += 1
                 return nil
             }
-            return failures.removeFirst()
+            return failures.remove(at: index).response
         }
         if let failure { return failure }
         switch request.url {

@@ -93,3 +93,22 @@ public struct ConsumptionReportResponse: Codable, Equatable, Sendable {
 public struct ConsumptionRequestsResponse: Codable, Equatable, Sendable {
     public var requests: [RefundRequestRecord]
 }
+
+/// The answer to an extension Apple made whose new state could not be read back: it must not
+/// read as a failure, or the operator would extend again. The subscription's reconciliation
+/// check, due by its old expiry, applies the new date.
+public struct ExtensionNotReadBack: Codable, Equatable, Sendable {
+    public var extended: Bool
+    public var originalTransactionId: String
+    /// The new renewal date Apple reported.
+    public var effectiveDate: Date?
+    public var message: String
+
+    init(originalTransactionID: String, effectiveDate: Date?, error: any Error) {
+        extended = true
+        originalTransactionId = originalTransactionID
+        self.effectiveDate = effectiveDate
+        message =
+            "Apple extended subscription \(originalTransactionID); reading its new state back failed (\(error)), so its next reconciliation check applies it. Do not extend it again."
+    }
+}
