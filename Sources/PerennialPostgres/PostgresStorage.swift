@@ -133,7 +133,7 @@ public struct PostgresStorage: SubscriberStorage {
                 """
                 SELECT id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts,
                        next_attempt_at, delivered_at
-                FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT \(limit)
+                FROM outbox WHERE delivered_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT \(limit)
                 """, logger: logger)
             var entries: [OutboxEntry] = []
             let columns = (Int64, String, String, String, String, Double, String, Double, Int32, Double?, Double?).self

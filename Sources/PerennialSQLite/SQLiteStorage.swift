@@ -160,7 +160,7 @@ public struct SQLiteStorage: SubscriberStorage {
                     sql: """
                         SELECT id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts,
                                next_attempt_at, delivered_at
-                        FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?
+                        FROM outbox WHERE delivered_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT ?
                         """),
                 arguments: [limit])
             return rows.map { row in

@@ -59,7 +59,8 @@ public protocol SubscriberStorage:
     /// Stored evidence by id, with its raw bytes.
     func evidence(id: Int64) async throws(StorageError) -> StoredEvidence?
 
-    /// Undelivered outbox entries in insertion order.
+    /// Outbox entries still to be delivered (neither delivered nor dead-lettered), in insertion
+    /// order: how far delivery lags is the age of the first.
     func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry]
 
     /// Runs a trivial query, so a readiness probe learns whether the database answers now (a

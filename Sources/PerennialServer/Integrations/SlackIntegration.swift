@@ -12,7 +12,14 @@ struct SlackIntegration: IntegrationAdapter {
     func request(for event: IntegrationEvent) throws -> AppStoreHTTPRequest {
         AppStoreHTTPRequest(
             method: .post, url: webhookURL, headers: ["Content-Type": "application/json"],
-            body: try IntegrationJSON.data(["text": IntegrationMessage.text(for: event)]))
+            body: try IntegrationJSON.data(["text": Self.escaped(IntegrationMessage.text(for: event))]))
+    }
+
+    /// Slack reads `<…>` in a message as a mention or a link and `&` as an entity: an app user id
+    /// (chosen by the app's clients) of `<!channel>` would ping the whole channel. Slack asks for
+    /// exactly these three to be escaped.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     func result(of response: AppStoreHTTPResponse) -> DeliveryResult {

@@ -146,12 +146,14 @@ public struct WebhookDeliveryService: Service {
             case .rejected(let reason): rejections.append("\(target.key): \(reason)")
             }
         }
-        guard rejections.isEmpty else {
-            await failed(delivery, attempt: attempt, errors: rejections + errors, accepted: accepted, retry: false)
+        // A target that refused the event for good ends its deliveries only once no other target
+        // is still to be retried: a misconfigured integration must not cost an endpoint its retries.
+        guard errors.isEmpty else {
+            await failed(delivery, attempt: attempt, errors: rejections + errors, accepted: accepted, retry: true)
             return
         }
-        guard errors.isEmpty else {
-            await failed(delivery, attempt: attempt, errors: errors, accepted: accepted, retry: true)
+        guard rejections.isEmpty else {
+            await failed(delivery, attempt: attempt, errors: rejections, accepted: accepted, retry: false)
             return
         }
         do {

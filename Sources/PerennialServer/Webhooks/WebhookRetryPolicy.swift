@@ -14,8 +14,9 @@ public struct WebhookRetryPolicy: Hashable, Sendable, Codable {
     /// Attempts (the first included) after which the delivery is dead-lettered.
     public var maximumAttempts: Int
 
-    /// Defaults spread 12 attempts over about a day and a half: 30 s, 1 min, 2 min … capped at 6 h.
-    public init(baseDelay: TimeInterval = 30, maximumDelay: TimeInterval = 6 * 3600, maximumAttempts: Int = 12) {
+    /// Defaults spread 16 attempts over 19 to 39 hours (a day on average; the jitter decides):
+    /// 30 s, 1 min, 2 min … capped at 6 h, so a receiver down overnight loses nothing.
+    public init(baseDelay: TimeInterval = 30, maximumDelay: TimeInterval = 6 * 3600, maximumAttempts: Int = 16) {
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay
         self.maximumAttempts = maximumAttempts

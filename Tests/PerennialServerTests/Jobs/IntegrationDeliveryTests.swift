@@ -49,8 +49,8 @@ import Testing
                 transport: receiver, clock: clock)
         }
 
-        /// Alice buys pro.monthly at 4.99 USD an hour before the clock: one `initialPurchase`.
-        func purchase() async throws -> OutboxEntry {
+        /// Alice (or `user`) buys pro.monthly at 4.99 USD an hour before the clock: one `initialPurchase`.
+        func purchase(by user: AppUserID = "alice") async throws -> OutboxEntry {
             let purchased = clock.now.addingTimeInterval(-3600)
             let transaction = Transaction(
                 transactionID: "1001", originalTransactionID: "1001", bundleID: StoreWorld.bundleID, productID: "pro.monthly",
@@ -59,7 +59,7 @@ import Testing
                 environment: .sandbox, provenance: Provenance(source: .signedTransaction, versionDate: purchased, isSigned: true))
             let evidence = IncomingEvidence(
                 appBundleID: StoreWorld.bundleID, kind: .signedTransaction, idempotencyKey: "purchase-1001", raw: Data("1001".utf8),
-                receivedAt: clock.now, records: EvidenceRecords(transactions: [transaction]), presentedBy: "alice", environment: .sandbox)
+                receivedAt: clock.now, records: EvidenceRecords(transactions: [transaction]), presentedBy: user, environment: .sandbox)
             _ = try await storage.apply(evidence, with: apps.apps[0].applier, now: clock.now)
             return try #require(try await storage.listDeliveries(state: .pending, limit: 10).first).entry
         }
@@ -119,6 +119,34 @@ import Testing
         #expect(hosts.filter { $0 == "hooks.slack.test" }.count == 1 && hosts.filter { $0 == "amplitude.test" }.count == 2)
     }
 
+    /// A service that refuses the event for good (Slack's URL revoked) does not end the retries of
+    /// a target that only failed for now: the event dies once nothing else is left to retry.
+    @Test func aRefusalWaitsForTheTargetsStillRetried() async throws {
+        let world = try await World()
+        _ = try await world.purchase()
+        await world.receiver.answer("hooks.slack.test", status: 404, body: "no_service")
+        await world.receiver.answer("telegram.test", status: 502, body: "")
+        _ = await world.service.deliverDue()
+        let pending = try #require(try await world.storage.listDeliveries(state: .pending, limit: 10).first, "still retried")
+        #expect(pending.lastError?.contains("Slack refused") == true && pending.lastError?.contains("telegram#1: HTTP 502") == true)
+
+        await world.receiver.answer("telegram.test", status: 200, body: #"{"ok":true}"#)
+        world.clock.now = world.clock.now.addingTimeInterval(3600)
+        _ = await world.service.deliverDue()
+        let dead = try #require(try await world.storage.listDeliveries(state: .dead, limit: 10).first)
+        #expect(dead.entry.attempts == 2 && dead.lastError?.contains("Slack refused") == true && dead.acceptedEndpoints.contains("telegram#1"))
+    }
+
+    /// Slack reads `<…>` as a mention or link: an app user id is a client's choice, so it is
+    /// escaped as Slack asks, and `<!channel>` pings nobody.
+    @Test func slackMessagesEscapeWhatSlackWouldParse() async throws {
+        let world = try await World()
+        _ = try await world.purchase(by: "<!channel> & <http://evil.example|click>")
+        _ = await world.service.deliverDue()
+        let slack = try #require(await world.receiver.requests.first { $0.url.host == "hooks.slack.test" })
+        #expect(slack.bodyText.hasPrefix(#"{"text":"New subscriber: &lt;!channel&gt; &amp; &lt;http://evil.example|click&gt; · pro.monthly"#), "\(slack.bodyText)")
+    }
+
     @Test(arguments: [
         ("hooks.slack.test", 403, "invalid_token", "Slack refused the incoming webhook URL (invalid_token): check apps.demo.integrations[0]"),
         (
@@ -138,6 +166,8 @@ import Testing
         _ = await world.service.deliverDue()
         let dead = try #require(try await world.storage.listDeliveries(state: .dead, limit: 10).first, "dead-lettered at the first attempt")
         #expect(dead.entry.attempts == 1 && dead.lastError?.contains(reason) == true, "\(dead.lastError ?? "")")
+        // Nothing waits any more: the delivery-lag gauge reads the oldest pending entry.
+        #expect(try await world.storage.pendingOutbox(limit: 10).isEmpty)
     }
 
     @Test func eventFiltersAndTheServicesThatMoveNoMoney() async throws {

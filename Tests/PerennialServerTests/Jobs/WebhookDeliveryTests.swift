@@ -91,6 +91,29 @@ import Testing
         }
     }
 
+    /// A receiver over real HTTP. A 301 is not followed (AsyncHTTPClient turned the POST into a
+    /// GET without the event, which the new address answered 200: marked delivered, never
+    /// received) but retried like any answer that is not 2xx; a 200 with a long body is a 200
+    /// (reading more than 64 KB of it failed the delivery, and every retry sent it again).
+    @Test func aRedirectIsNotDeliveredAndALongAnswerIsAccepted() async throws {
+        let router = Router()
+        router.post("moved") { _, _ in Response(status: .movedPermanently, headers: [.location: "/target"]) }
+        router.on("target", method: .get) { _, _ in Response(status: .ok) }
+        router.post("long") { _, _ in String(repeating: "x", count: 70_000) }
+        try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            let port = try #require(client.port)
+            let moved = try #require(URL(string: "http://127.0.0.1:\(port)/moved"))
+            let long = try #require(URL(string: "http://127.0.0.1:\(port)/long"))
+            let world = try await WebhookWorld(endpoints: [moved, long])
+            let service = WebhookDeliveryService(outbox: world.storage, apps: world.apps, options: WebhookDeliveryOptions(owner: "test-owner"), clock: world.clock)
+            try await world.purchase("1001", by: "alice")
+            _ = await service.deliverDue()
+            let pending = try #require(try await world.storage.listDeliveries(state: .pending, limit: 10).first)
+            #expect(pending.acceptedEndpoints == [long.absoluteString], "\(pending.acceptedEndpoints)")
+            #expect(pending.lastError?.contains("HTTP 301") == true, "\(pending.lastError ?? "no error")")
+        }
+    }
+
     /// An endpoint nothing listens on: the operator reads the address and the system's reason,
     /// not NIO's "connection reset (error set): Connection refused) (errno: 111)".
     @Test func aRefusedConnectionIsNamedPlainly() async throws {

@@ -26,6 +26,22 @@ import Testing
         #expect(policy.decision(afterFailedAttempt: 3, at: failedAt, using: &random) == .deadLetter)
     }
 
+    /// What docs/webhooks.md promises: a receiver down overnight still gets the event.
+    @Test func theDefaultPolicyRetriesForNineteenToThirtyNineHours() {
+        let policy = WebhookRetryPolicy()
+        for seed in UInt64(1)...20 {
+            var random = SeededRandomNumberGenerator(seed: seed)
+            var at = failedAt
+            var attempt = 1
+            while case .retry(let next) = policy.decision(afterFailedAttempt: attempt, at: at, using: &random) {
+                at = next
+                attempt += 1
+            }
+            let hours = at.timeIntervalSince(failedAt) / 3600
+            #expect(attempt == 16 && hours >= 19 && hours <= 39, "seed \(seed): \(attempt) attempts over \(hours) h")
+        }
+    }
+
     @Test func jitterSpreadsReceiversAndIsReproducibleForASeed() {
         let policy = WebhookRetryPolicy()
         func waits(seed: UInt64) -> [WebhookRetryDecision] {

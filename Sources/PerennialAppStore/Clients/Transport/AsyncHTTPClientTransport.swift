@@ -12,13 +12,20 @@ public struct AsyncHTTPClientTransport: AppStoreHTTPTransport {
     private let client: HTTPClient
     private let timeout: Duration
     private let maximumBodySize: Int
+    private let keepsTheStartOfLongerBodies: Bool
 
     /// Creates a transport over `client`; each exchange must finish within `timeout`, and bodies
-    /// larger than `maximumBodySize` bytes are refused (Apple's largest answers are a few hundred KB).
-    public init(client: HTTPClient = .shared, timeout: Duration = .seconds(30), maximumBodySize: Int = 4 * 1024 * 1024) {
+    /// larger than `maximumBodySize` bytes are refused (Apple's largest answers are a few hundred KB),
+    /// or, with `keepsTheStartOfLongerBodies`, cut to that size (for callers that read only the
+    /// status and an excerpt, such as webhook deliveries: a receiver's long answer is still an answer).
+    public init(
+        client: HTTPClient = .shared, timeout: Duration = .seconds(30), maximumBodySize: Int = 4 * 1024 * 1024,
+        keepsTheStartOfLongerBodies: Bool = false
+    ) {
         self.client = client
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
+        self.keepsTheStartOfLongerBodies = keepsTheStartOfLongerBodies
     }
 
     /// Sends the request and collects the whole answer.
@@ -38,8 +45,16 @@ public struct AsyncHTTPClientTransport: AppStoreHTTPTransport {
             // NIO describes a refused connection as "connection reset (error set): Connection refused) (errno: 111)".
             throw TransportFailure(description: "\(request.url.host ?? "the server"):\(request.url.port.map(String.init) ?? request.url.scheme ?? ""): \(String(cString: strerror(error.errnoCode)))")
         }
-        var buffer = try await response.body.collect(upTo: maximumBodySize)
-        let body = buffer.readBytes(length: buffer.readableBytes) ?? []
+        var body: [UInt8] = []
+        if keepsTheStartOfLongerBodies {
+            for try await chunk in response.body {
+                body += chunk.readableBytesView.prefix(maximumBodySize - body.count)
+                if body.count == maximumBodySize { break }
+            }
+        } else {
+            var buffer = try await response.body.collect(upTo: maximumBodySize)
+            body = buffer.readBytes(length: buffer.readableBytes) ?? []
+        }
         return AppStoreHTTPResponse(
             status: Int(response.status.code),
             headers: response.headers.map { (name: $0.name, value: $0.value) },
