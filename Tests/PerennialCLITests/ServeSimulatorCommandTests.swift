@@ -138,9 +138,21 @@ import Darwin
             let scenario = Self.repositoryRoot.appendingPathComponent("Examples/scenarios/upgrade.json").path
             let target = server.appendingPathComponent("apple/notifications/v2/demo").absoluteString
 
-            let taken = try CLIProcess.run(["simulator", "run", scenario, "--notify-v2", target, "--pki", pki])
+            let v1 = server.appendingPathComponent("apple/notifications/v1/demo").absoluteString
+            let taken = try CLIProcess.run(
+                ["simulator", "run", scenario, "--notify-v2", target, "--notify-v1", v1, "--shared-secret", "sandbox-shared-secret", "--pki", pki])
             #expect(taken.status == 0, "\(taken.standardError)")
             #expect(taken.standardOutput.contains("deliver v2 DID_CHANGE_RENEWAL_PREF/UPGRADE  attempt 1"))
+            #expect(taken.standardOutput.contains("deliver v1 DID_CHANGE_RENEWAL_PREF/UPGRADE  attempt 1"))
+
+            // A second run creates its purchases anew: under ids of its own, not the first run's.
+            let again = try CLIProcess.run(["simulator", "run", scenario, "--notify-v2", target, "--pki", pki])
+            #expect(again.status == 0, "\(again.standardError)")
+            let ids = [taken, again].map { run in Set(run.standardOutput.split(separator: " ").filter { $0.count == 16 && $0.hasPrefix("3") && $0.allSatisfy(\.isNumber) }) }
+            #expect(!ids[0].isEmpty && !ids[1].isEmpty && ids[0].isDisjoint(with: ids[1]), "\(ids)")
+
+            let noSecret = try CLIProcess.run(["simulator", "run", scenario, "--notify-v1", v1, "--pki", pki])
+            #expect(noSecret.status == 1 && noSecret.standardError.contains("the first: v1 SUBSCRIBED/INITIAL_BUY: HTTP 401"), "\(noSecret.standardError)")
 
             let refused = try CLIProcess.run(["simulator", "run", scenario, "--notify-v2", target])
             #expect(refused.status == 1)

@@ -48,6 +48,8 @@ public struct SimulatorSetup: Sendable {
     /// The first transaction id the store hands out: two simulators feeding one server (the live
     /// one and the demo's seeder) must not hand out the same ids.
     public var firstTransactionID: Int64
+    /// Where a store's ids start unless told otherwise (Apple's sandbox ids have 16 digits too).
+    public static let defaultFirstTransactionID: Int64 = 2_000_000_000_000_001
     /// How notifications are POSTed; nil uses HTTP (AsyncHTTPClient).
     public var transport: (any NotificationTransport)?
     /// Win-back offer ids by product, best first, offered to lapsed subscribers.
@@ -73,7 +75,7 @@ public struct SimulatorSetup: Sendable {
         retries: Bool = true,
         serverAPICredentials: ServerAPICredentials? = nil,
         promotionalOfferKeys: [String: P256.Signing.PublicKey] = [:],
-        firstTransactionID: Int64 = 2_000_000_000_000_001,
+        firstTransactionID: Int64 = SimulatorSetup.defaultFirstTransactionID,
         transport: (any NotificationTransport)? = nil
     ) {
         self.catalog = catalog

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PerennialSimulator
 
-/// `perennial simulator run FILE [--notify-v2 URL] [--notify-v1 URL] [--seed N] [--catalog FILE]`:
+/// `perennial simulator run FILE [--notify-v2 URL] [--notify-v1 URL --shared-secret S] [--seed N] [--catalog FILE] [--pki DIR]`:
 /// runs a scenario file (docs/scenarios.md) on a virtual clock, delivering its notifications to
 /// the given URLs, and prints the timeline.
 struct SimulatorRunCommand: AsyncParsableCommand {
@@ -37,17 +37,26 @@ struct SimulatorRunCommand: AsyncParsableCommand {
             """)
     var pki: String?
 
+    @Option(
+        name: .customLong("shared-secret"),
+        help: "The app's shared secret, which V1 notifications carry (a server refuses V1 without it; the demo app's is sandbox-shared-secret).")
+    var sharedSecret: String?
+
     func run() async throws {
         let url = URL(fileURLWithPath: file)
         let scenario = try Scenario.decode(json: InputFile.read(file))
         let store = scenario.store
         let catalog = try store.catalog(relativeTo: url.deletingLastPathComponent(), builtIn: try self.catalog.map { try InputFile.read($0) })
+        var wire = store.wireConfiguration
+        wire.sharedSecret = sharedSecret
+        let targets = DeliveryTargets(v2: try Self.url(notifyV2), v1: try Self.url(notifyV1))
         let setup = SimulatorSetup(
             catalog: catalog, prices: store.prices, environment: store.environment, seed: seed ?? store.seed,
             timeScale: store.timeScale, renewalLimit: store.renewalLimit, billingGracePeriodDays: store.gracePeriodDays,
             billingRetryDays: store.billingRetryDays, time: .virtual(start: store.start),
             pki: pki.map { .directory(URL(fileURLWithPath: $0), receipts: false) } ?? .generate(receipts: false),
-            wire: store.wireConfiguration, targets: DeliveryTargets(v2: try Self.url(notifyV2), v1: try Self.url(notifyV1)))
+            wire: wire, targets: targets,
+            firstTransactionID: targets.v2 == nil && targets.v1 == nil ? SimulatorSetup.defaultFirstTransactionID : Self.firstTransactionIDOfThisRun())
         let simulator = try AppStoreSimulator(setup: setup)
         do {
             let timeline = try await ScenarioRunner(scenario: scenario).run(on: simulator)
@@ -55,9 +64,24 @@ struct SimulatorRunCommand: AsyncParsableCommand {
             try await Self.requireAccepted(simulator.notificationHistory())
         } catch let error as ScenarioFailure {
             print(ScenarioTimelineRenderer.render(error.timeline), terminator: "")
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            Self.complain("\(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// Where a run that delivers to a server starts numbering its transactions: every run creates
+    /// its purchases anew, and a server keeps what earlier runs (and its own demo) delivered, so
+    /// ids from a fixed start would merge one run's customers into another's purchases. From the
+    /// wall clock's millisecond: runs a millisecond apart are a thousand ids apart, a second apart
+    /// a million, all within Apple's sixteen digits.
+    private static func firstTransactionIDOfThisRun() -> Int64 {
+        3_000_000_000_000_000 + Int64(Date().timeIntervalSince1970 * 1000) % 1_000_000_000_000 * 1000 + 1
+    }
+
+    /// Writes a failure on standard error after what was printed: both often go to one log.
+    private static func complain(_ message: String) {
+        fflush(nil)
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
     }
 
     /// A notification its receiver never accepted (a server that does not trust the chain, a wrong
@@ -80,8 +104,7 @@ struct SimulatorRunCommand: AsyncParsableCommand {
             }
         }
         guard !refused.isEmpty else { return }
-        FileHandle.standardError.write(
-            Data("\(refused.count) of \(sent) deliveries were never accepted; the first: \(refused[0])\n".utf8))
+        complain("\(refused.count) of \(sent) deliveries were never accepted; the first: \(refused[0])")
         throw ExitCode(1)
     }
 
