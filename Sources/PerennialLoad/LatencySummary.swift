@@ -17,13 +17,17 @@ public struct LatencySummary: Hashable, Sendable {
     public let p99: UInt64
     /// Slowest request in nanoseconds.
     public let max: UInt64
+    /// What the first failed request got (`POST /v1/…: HTTP 401`, or the connection's error):
+    /// a run whose requests fail measures nothing, and says why.
+    public let firstFailure: String?
 
     /// Summarizes the latencies (nanoseconds, in any order) of every request of a phase, failed
     /// ones included, over `seconds` of wall time.
-    public init(latencies: [UInt64], errors: Int, seconds: Double) {
+    public init(latencies: [UInt64], errors: Int, seconds: Double, firstFailure: String? = nil) {
         let sorted = latencies.sorted()
         self.requests = latencies.count - errors
         self.errors = errors
+        self.firstFailure = firstFailure
         self.seconds = seconds
         self.p50 = Self.percentile(sorted, 0.50)
         self.p99 = Self.percentile(sorted, 0.99)

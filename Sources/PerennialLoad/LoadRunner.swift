@@ -134,34 +134,44 @@ public struct LoadRunner: Sendable {
         let start = clock.now
         let deadline = start + .milliseconds(Int64(options.duration * 1_000 / Double(options.rounds)))
         let first = samples.nextIndices
-        let workers = await withTaskGroup(of: (worker: Int, latencies: [UInt64], errors: Int, next: Int).self) { group in
+        typealias Worker = (worker: Int, latencies: [UInt64], errors: Int, firstFailure: String?, next: Int)
+        let workers = await withTaskGroup(of: Worker.self) { group in
             for worker in 0..<options.concurrency {
                 group.addTask {
                     var latencies: [UInt64] = []
                     latencies.reserveCapacity(1 << 14)
                     var errors = 0
+                    var firstFailure: String?
                     var index = first[worker]
                     while clock.now < deadline {
                         defer { index += 1 }
-                        guard let request = try? make(worker, index) else {
+                        let request: HTTPClientRequest
+                        do {
+                            request = try make(worker, index)
+                        } catch {
                             errors += 1
+                            firstFailure = firstFailure ?? "the request cannot be built: \(error)"
                             continue
                         }
                         let sent = clock.now
-                        let succeeded = (try? await Self.send(request, client: client)) ?? false
+                        let failure = await Self.failure(of: request, client: client)
                         latencies.append(Self.nanoseconds(clock.now - sent))
-                        if !succeeded { errors += 1 }
+                        if let failure {
+                            errors += 1
+                            firstFailure = firstFailure ?? failure
+                        }
                     }
-                    return (worker, latencies, errors, index)
+                    return (worker, latencies, errors, firstFailure, index)
                 }
             }
-            var all: [(worker: Int, latencies: [UInt64], errors: Int, next: Int)] = []
+            var all: [Worker] = []
             for await worker in group { all.append(worker) }
             return all
         }
         samples.add(
             latencies: workers.flatMap(\.latencies), errors: workers.reduce(0) { $0 + $1.errors },
             seconds: Double(Self.nanoseconds(clock.now - start)) / 1e9,
+            firstFailure: workers.sorted { $0.worker < $1.worker }.lazy.compactMap(\.firstFailure).first,
             nextIndices: workers.sorted { $0.worker < $1.worker }.map(\.next))
     }
 
@@ -233,8 +243,15 @@ public struct LoadRunner: Sendable {
         return request
     }
 
-    private static func send(_ request: HTTPClientRequest, client: HTTPClient) async throws -> Bool {
-        (200..<300).contains(try await exchange(request, client: client).status)
+    /// Nil when the request was answered 2xx; else what it got, named by its method and path.
+    private static func failure(of request: HTTPClientRequest, client: HTTPClient) async -> String? {
+        let route = "\(request.method.rawValue) \(URL(string: request.url)?.path ?? request.url)"
+        do {
+            let status = try await exchange(request, client: client).status
+            return (200..<300).contains(status) ? nil : "\(route): HTTP \(status)"
+        } catch {
+            return "\(route): \(error)"
+        }
     }
 
     private static func exchange(_ request: HTTPClientRequest, client: HTTPClient) async throws -> (status: UInt, body: Data) {

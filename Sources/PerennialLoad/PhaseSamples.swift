@@ -7,20 +7,22 @@ final class PhaseSamples: @unchecked Sendable {
     private(set) var latencies: [UInt64] = []
     private(set) var errors = 0
     private(set) var seconds = 0.0
+    private(set) var firstFailure: String?
     private(set) var nextIndices: [Int]
 
     init(workers: Int) {
         nextIndices = Array(repeating: 0, count: workers)
     }
 
-    func add(latencies: [UInt64], errors: Int, seconds: Double, nextIndices: [Int]) {
+    func add(latencies: [UInt64], errors: Int, seconds: Double, firstFailure: String?, nextIndices: [Int]) {
         self.latencies += latencies
         self.errors += errors
+        self.firstFailure = self.firstFailure ?? firstFailure
         self.seconds += seconds
         self.nextIndices = nextIndices
     }
 
     func summary() -> LatencySummary {
-        LatencySummary(latencies: latencies, errors: errors, seconds: seconds)
+        LatencySummary(latencies: latencies, errors: errors, seconds: seconds, firstFailure: firstFailure)
     }
 }

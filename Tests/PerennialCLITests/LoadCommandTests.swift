@@ -27,6 +27,21 @@ import Darwin
         }
     }
 
+    /// Requests that fail measure nothing: the run says how many failed and what the first got,
+    /// and exits 1 (it printed a table of errors and exited 0).
+    @Test func aRunWhoseRequestsFailSaysWhyAndExitsOne() async throws {
+        try await Self.withServe { server, simulatorPort, pki in
+            let output = try CLIProcess.run([
+                "load", "--target", server.absoluteString, "--simulator", "http://127.0.0.1:\(simulatorPort)", "--pki", pki,
+                "--scenario", "notifications", "--app", "nope", "--concurrency", "2", "--duration", "1",
+            ])
+            #expect(output.status == 1)
+            #expect(output.standardError.contains("notifications: "), "\(output.standardError)")
+            #expect(output.standardError.contains("requests failed; the first: POST /apple/notifications/v2/nope: HTTP 404"), "\(output.standardError)")
+            #expect(!output.standardError.contains("trivial"), "the trivial route answered: \(output.standardError)")
+        }
+    }
+
     /// Renewals of the warm-up's subscribers each write a `renewal` event, which the server's
     /// webhook job delivers to the load tool's receiver: every accepted renewal arrives.
     @Test func renewalsReportTheirWebhookDelivery() async throws {

@@ -78,5 +78,12 @@ struct LoadCommand: AsyncParsableCommand {
         let comparison = try await LoadRunner(options: options, traffic: LoadTraffic(pki: signing)).run()
         print("\(scenario.rawValue): concurrency \(concurrency), \(duration)s per route in \(rounds) alternating rounds, \(urls.count) instance(s)")
         print(comparison.render(), terminator: "")
+        // Failed requests are no throughput: a run with any measured nothing true, and exits 1.
+        for (label, summary) in [(LoadComparison.trivialLabel, comparison.trivial), (scenario.rawValue, comparison.measured)] where summary.errors > 0 {
+            fflush(nil)
+            FileHandle.standardError.write(
+                Data("\(label): \(summary.errors) of \(summary.requests + summary.errors) requests failed; the first: \(summary.firstFailure ?? "unknown")\n".utf8))
+        }
+        if comparison.trivial.errors > 0 || comparison.measured.errors > 0 { throw ExitCode(1) }
     }
 }
