@@ -45,6 +45,44 @@ import Testing
         #expect(cache.subscriber(for: "alice", deviceNow: serverTime - Self.year, uptime: 30)?.serverNow == serverTime)
     }
 
+    /// After a reboot the new boot's uptime may pass the value recorded: it still says nothing of
+    /// the time between, and the wall clock dates the answer (it came back to life, fresh).
+    @Test func anAnswerKeptAcrossARebootDoesNotComeBackToLife() {
+        let serverTime = Date(timeIntervalSince1970: 1_900_000_000)
+        var cache = EntitlementCache(staleAfter: 3_600)
+        _ = cache.accept(response(serverTime: serverTime, expires: serverTime + 30 * 86_400), deviceNow: serverTime, uptime: 120, boot: "a")
+        let later = serverTime + 60 * 86_400
+        let rebooted = cache.subscriber(for: "alice", deviceNow: later, uptime: 600, boot: "b")
+        #expect(rebooted?.serverNow == later && rebooted?.activeEntitlements == [] && rebooted?.isStale == true)
+        // The same boot: the monotonic clock, whatever the wall clock says.
+        #expect(cache.subscriber(for: "alice", deviceNow: later, uptime: 600, boot: "a")?.serverNow == serverTime + 480)
+    }
+
+    /// The same through the SDK: weeks offline, a reboot, and enough uptime to pass the old one.
+    @Test func aRebootDoesNotReviveAnExpiredEntitlementOffline() async throws {
+        let app = SDKFixture()  // the purchase answered at uptime 1,000
+        let sdk = app.launch()
+        _ = await sdk.purchase(StoreProduct(id: "pro.monthly"))
+        await app.server.setUp(false)
+        app.clock.advance(by: 40 * 86_400)
+        let before = try #require(await sdk.cachedSubscriber())
+        #expect(before.activeEntitlements.isEmpty && before.isStale)
+        app.clock.reboot(uptime: 10)
+        app.clock.advance(by: 5_000)
+        let after = try #require(await sdk.cachedSubscriber())
+        #expect(after.activeEntitlements.isEmpty && after.isStale)
+    }
+
+    /// The real clocks count from this boot and name it (a phone's sleep counts: `CLOCK_BOOTTIME`
+    /// here, `CLOCK_MONOTONIC` on Apple's systems).
+    @Test func theSystemClockNamesItsBoot() throws {
+        let clock = PerennialClock.system
+        let boot = try #require(clock.boot())
+        #expect(!boot.isEmpty && clock.boot() == boot)
+        let first = clock.uptime()
+        #expect(first > 0 && clock.uptime() >= first)
+    }
+
     @Test func theCacheIsMarkedStaleAfterTheConfiguredInterval() {
         let serverTime = Date(timeIntervalSince1970: 1_900_000_000)
         var cache = EntitlementCache(staleAfter: 3_600)

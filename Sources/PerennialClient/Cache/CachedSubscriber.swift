@@ -8,4 +8,7 @@ struct CachedSubscriber: Codable, Sendable, Equatable {
     let receivedAt: Date
     /// The device's monotonic clock at receipt.
     let receivedUptime: TimeInterval
+    /// The boot that uptime counts from (``PerennialClock/boot``); nil when unknown, as in a cache
+    /// written by an SDK that did not record it.
+    var receivedBoot: String?
 }

@@ -4,9 +4,11 @@ import Foundation
 ///
 /// The server's time now is estimated as the answer's `serverTime` plus the time elapsed since it
 /// arrived, measured on the device's monotonic clock, which the user cannot set. Setting the wall
-/// clock forward or back therefore changes neither `isActive` nor staleness. After a reboot the
-/// monotonic clock restarts below the value recorded, and the elapsed time falls back to the wall
-/// clock, never negative, so the estimate still never goes before the last answer's `serverTime`.
+/// clock forward or back therefore changes neither `isActive` nor staleness. After a reboot (another
+/// boot id, or a monotonic clock below the value recorded) the monotonic clock says nothing of the
+/// time between, and the elapsed time falls back to the wall clock, never negative, so the estimate
+/// still never goes before the last answer's `serverTime`. (Comparing uptimes alone, an answer
+/// kept across a reboot came back to life once the new boot's uptime passed the old one's.)
 struct EntitlementCache: Sendable {
     let staleAfter: TimeInterval
     private(set) var cached: CachedSubscriber?
@@ -19,27 +21,28 @@ struct EntitlementCache: Sendable {
     /// Keeps `response` unless the cache holds a newer answer for the same user (uploads run
     /// concurrently and answer out of order; the newest server state must win). Returns whether it
     /// was kept.
-    mutating func accept(_ response: SubscriberResponse, deviceNow: Date, uptime: TimeInterval) -> Bool {
+    mutating func accept(_ response: SubscriberResponse, deviceNow: Date, uptime: TimeInterval, boot: String? = nil) -> Bool {
         if let cached, cached.response.subscriber.appUserID == response.subscriber.appUserID,
             cached.response.serverTime > response.serverTime
         {
             return false
         }
-        cached = CachedSubscriber(response: response, receivedAt: deviceNow, receivedUptime: uptime)
+        cached = CachedSubscriber(response: response, receivedAt: deviceNow, receivedUptime: uptime, receivedBoot: boot)
         return true
     }
 
     /// The cached subscriber for `appUserID` judged now, or nil when the cache is about someone else
     /// or empty.
-    func subscriber(for appUserID: String, deviceNow: Date, uptime: TimeInterval) -> Subscriber? {
+    func subscriber(for appUserID: String, deviceNow: Date, uptime: TimeInterval, boot: String? = nil) -> Subscriber? {
         guard let cached, cached.response.subscriber.appUserID == appUserID else { return nil }
-        return Self.judge(cached, deviceNow: deviceNow, uptime: uptime, staleAfter: staleAfter)
+        return Self.judge(cached, deviceNow: deviceNow, uptime: uptime, boot: boot, staleAfter: staleAfter)
     }
 
-    /// A subscriber view of one answer as of its arrival (the answer a purchase returns).
-    static func judge(_ cached: CachedSubscriber, deviceNow: Date, uptime: TimeInterval, staleAfter: TimeInterval) -> Subscriber {
+    /// A subscriber view of one answer judged at `deviceNow`, `uptime` of `boot` (nil: unknown).
+    static func judge(_ cached: CachedSubscriber, deviceNow: Date, uptime: TimeInterval, boot: String?, staleAfter: TimeInterval) -> Subscriber {
         let elapsed: TimeInterval
-        if uptime >= cached.receivedUptime {
+        let sameBoot = cached.receivedBoot == nil || boot == nil || cached.receivedBoot == boot
+        if sameBoot, uptime >= cached.receivedUptime {
             elapsed = uptime - cached.receivedUptime
         } else {
             elapsed = max(0, deviceNow.timeIntervalSince(cached.receivedAt))

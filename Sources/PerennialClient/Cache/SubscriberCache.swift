@@ -32,9 +32,10 @@ actor SubscriberCache {
         let isCurrentUser = await currentUser() == response.subscriber.appUserID
         let now = clock.now()
         let uptime = clock.uptime()
-        let arrival = CachedSubscriber(response: response, receivedAt: now, receivedUptime: uptime)
-        let view = EntitlementCache.judge(arrival, deviceNow: now, uptime: uptime, staleAfter: cache.staleAfter)
-        if isCurrentUser, cache.accept(response, deviceNow: now, uptime: uptime) {
+        let boot = clock.boot()
+        let arrival = CachedSubscriber(response: response, receivedAt: now, receivedUptime: uptime, receivedBoot: boot)
+        let view = EntitlementCache.judge(arrival, deviceNow: now, uptime: uptime, boot: boot, staleAfter: cache.staleAfter)
+        if isCurrentUser, cache.accept(response, deviceNow: now, uptime: uptime, boot: boot) {
             if let data = try? WireJSON.encoder().encode(arrival) {
                 // A failed write only costs the offline answer after a relaunch; the server stays the truth.
                 try? persistence.save(data)
@@ -46,6 +47,6 @@ actor SubscriberCache {
 
     /// The cached subscriber for `appUserID` judged now.
     func current(appUserID: String) -> Subscriber? {
-        cache.subscriber(for: appUserID, deviceNow: clock.now(), uptime: clock.uptime())
+        cache.subscriber(for: appUserID, deviceNow: clock.now(), uptime: clock.uptime(), boot: clock.boot())
     }
 }

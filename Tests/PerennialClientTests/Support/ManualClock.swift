@@ -7,6 +7,7 @@ final class ManualClock: @unchecked Sendable {
     private let lock = NSLock()
     private var wall: Date
     private var monotonic: TimeInterval
+    private var boots = 1
 
     init(now: Date = Date(timeIntervalSince1970: 1_800_000_000), uptime: TimeInterval = 1_000) {
         self.wall = now
@@ -26,14 +27,19 @@ final class ManualClock: @unchecked Sendable {
         lock.withLock { wall += offset }
     }
 
-    /// The device reboots: the monotonic clock restarts.
+    /// The device reboots: the monotonic clock restarts, under a new boot id.
     func reboot(uptime: TimeInterval = 10) {
-        lock.withLock { monotonic = uptime }
+        lock.withLock {
+            monotonic = uptime
+            boots += 1
+        }
     }
 
     var now: Date { lock.withLock { wall } }
 
     var clock: PerennialClock {
-        PerennialClock(now: { self.lock.withLock { self.wall } }, uptime: { self.lock.withLock { self.monotonic } })
+        PerennialClock(
+            now: { self.lock.withLock { self.wall } }, uptime: { self.lock.withLock { self.monotonic } },
+            boot: { self.lock.withLock { "boot \(self.boots)" } })
     }
 }
