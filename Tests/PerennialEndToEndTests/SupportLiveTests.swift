@@ -27,6 +27,8 @@ struct SupportLiveTests {
             let unknown = try await http.server(
                 .GET, "admin/v1/apps/\(system.appID)/test-notifications/\(UUID().uuidString.lowercased())", bearer: system.adminKey)
             #expect(unknown.status == 404 && (unknown.json["message"] as? String)?.contains("Apple knows no test notification") == true, "\(unknown.text)")
+            let malformed = try await http.server(.GET, "admin/v1/apps/\(system.appID)/test-notifications/bogus-token", bearer: system.adminKey)
+            #expect(malformed.status == 400 && (malformed.json["message"] as? String)?.contains("is not a test notification token") == true, "\(malformed.text)")
         }
     }
 
@@ -191,6 +193,17 @@ struct MassExtensionLiveTests {
                 let posted = try await http.postTransaction(try #require(bought.json["signedTransaction"] as? String), user: user)
                 expiries[user] = try SupportLiveTests.expiry(posted)
             }
+            // Carol, on another product, is extended alone a moment before: Apple's RENEWAL_EXTENDED
+            // for her falls in the mass extension's window but is not its doing.
+            try await http.account("carol")
+            let carols = try await http.buy(LiveCatalog.premiumYearly, account: "carol")
+            let carol = try await http.postTransaction(try #require(carols.json["signedTransaction"] as? String), user: "carol")
+            let carolsOriginal = try #require(carol.subscriptions.first?["originalTransactionId"] as? String)
+            let alone = try await http.server(
+                .POST, "admin/v1/apps/\(system.appID)/subscriptions/\(carolsOriginal)/extend", body: #"{"extendByDays": 3, "extendReasonCode": 1}"#,
+                bearer: system.adminKey)
+            #expect(alone.status == 200, "\(alone.text)")
+
             let path = "admin/v1/apps/\(system.appID)/products/\(LiveCatalog.standardMonthly)/mass-extensions"
             let tooLong = try await http.server(.POST, path, body: #"{"extendByDays": 91, "extendReasonCode": 3}"#, bearer: system.adminKey)
             #expect(tooLong.status == 400)
@@ -224,6 +237,13 @@ struct MassExtensionLiveTests {
                     "admin": "admin", "action": "massExtend", "reason": "10 days for all of \(LiveCatalog.standardMonthly): outage on the 12th",
                 ]))
             }
+            let unknownRequest = try await http.server(.GET, "\(path)/does-not-exist", bearer: system.adminKey)
+            #expect(
+                unknownRequest.status == 404 && (unknownRequest.json["message"] as? String)?.contains("Apple knows no mass extension") == true,
+                "\(unknownRequest.text)")
+            let carolsTimeline = try await http.server(.GET, "admin/v1/subscribers/carol/timeline", bearer: system.adminKey)
+            let carolsActions = (carolsTimeline.json["entries"] as? [[String: Any]] ?? []).compactMap { ($0["requestedBy"] as? [String: String])?["action"] }
+            #expect(carolsActions == ["extend"], "\(carolsActions)")
         }
     }
 }

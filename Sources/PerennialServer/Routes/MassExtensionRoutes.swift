@@ -55,7 +55,13 @@ struct MassExtensionRoutes: Sendable {
             guard let id = context.parameters.get("requestIdentifier"), !id.isEmpty, id.count <= 128 else {
                 throw APIError.malformed("a request identifier is 1 to 128 characters")
             }
-            let status: MassExtendRenewalDateStatusResponse = try await client.send(.massExtensionStatus(productID: productID, requestIdentifier: id))
+            let status: MassExtendRenewalDateStatusResponse
+            do {
+                status = try await client.send(.massExtensionStatus(productID: productID, requestIdentifier: id))
+            } catch AppStoreServerAPIError.api(status: 404, code: _, message: _) {
+                // The caller's identifier, not Apple, is what is wrong: 404, not a 502 "Apple refused".
+                throw APIError.notFound("Apple knows no mass extension \(id) of \(productID)")
+            }
             return JSONResponse.make(
                 Status(
                     requestIdentifier: id, productId: productID, complete: status.complete ?? false, completeDate: status.completeDate,

@@ -150,6 +150,8 @@ struct SupportRoutes: Sendable {
             } catch AppStoreServerAPIError.api(status: 404, code: _, message: _) {
                 // The caller's token, not Apple, is what is wrong: 404, not a 502 "Apple refused".
                 throw APIError.notFound("Apple knows no test notification with the token \(token)")
+            } catch AppStoreServerAPIError.api(status: 400, code: _, message: let message) {
+                throw APIError.malformed("\(token) is not a test notification token (Apple: \(message))")
             }
             let attempts = (status.sendAttempts ?? []).map {
                 TestNotificationStatus.Attempt(attemptDate: $0.attemptDate, result: $0.sendAttemptResult?.rawValue ?? "UNKNOWN")

@@ -62,7 +62,8 @@ public actor MassExtensions {
                 record(current)
                 try await Task.sleep(for: pollInterval)
             }
-            current.appliedCount = try await apply(since: since, action: action, app: app, client: client, dependencies: dependencies)
+            current.appliedCount = try await apply(
+                productID: productID, since: since, action: action, app: app, client: client, dependencies: dependencies)
             current.state = "applied"
         } catch {
             current.state = "failed"
@@ -75,22 +76,41 @@ public actor MassExtensions {
             "applied": "\(current.appliedCount)"])
     }
 
-    /// Refreshes every subscription of the app Apple notified `RENEWAL_EXTENDED` since `since`;
-    /// returns how many.
+    /// Refreshes every subscription of `productID` Apple notified `RENEWAL_EXTENDED` since
+    /// `since`, but those it notified this extension failed for (`RENEWAL_EXTENSION`/`FAILURE`);
+    /// returns how many. Apple's notifications do not name the request, so a subscription of
+    /// another product, or extended alone a moment before, was credited to the operator's mass
+    /// extension without the product's filter.
     private func apply(
-        since: Date, action: AdminAction, app: AppContext, client: AppStoreServerAPIClient, dependencies: ServerDependencies
+        productID: String, since: Date, action: AdminAction, app: AppContext, client: AppStoreServerAPIClient, dependencies: ServerDependencies
     ) async throws -> Int {
+        let extended = try await subscriptions(
+            notified: .renewalExtended, subtype: nil, productID: productID, since: since, app: app, client: client, dependencies: dependencies)
+        let failed = try await subscriptions(
+            notified: .renewalExtension, subtype: .failure, productID: productID, since: since, app: app, client: client, dependencies: dependencies)
+        let applied = extended.subtracting(failed)
+        for id in applied.sorted() { try await dependencies.refresh(id, app: app, client: client, action: action) }
+        return applied.count
+    }
+
+    /// The subscriptions of `productID` named by the notifications of a type (and subtype) in the
+    /// notification history since `since`.
+    private func subscriptions(
+        notified type: NotificationTypeV2, subtype: NotificationSubtypeV2?, productID: String, since: Date, app: AppContext,
+        client: AppStoreServerAPIClient, dependencies: ServerDependencies
+    ) async throws -> Set<String> {
         let request = try JSONEncoder().encode(
-            NotificationHistoryRequest(startDate: since, endDate: dependencies.clock.now.addingTimeInterval(1), notificationType: .renewalExtended))
+            NotificationHistoryRequest(
+                startDate: since, endDate: dependencies.clock.now.addingTimeInterval(1), notificationType: type, notificationSubtype: subtype))
         let pages = try await client.allPages(.notificationHistory(body: ServerAPIRequestBody(json: request)), as: NotificationHistoryResponse.self)
-        var extended = Set<String>()
+        var named = Set<String>()
         for signedPayload in pages.flatMap({ $0.notificationHistory ?? [] }).compactMap(\.signedPayload) {
             let body = try JSONEncoder().encode(ResponseBodyV2(signedPayload: signedPayload))
-            let verified = try await app.verifier.notificationV2(body: body)
-            extended.formUnion(verified.records.transactions.map(\.originalTransactionID) + verified.records.renewalInfos.map(\.originalTransactionID))
+            let records = try await app.verifier.notificationV2(body: body).records
+            named.formUnion(records.transactions.filter { $0.productID == productID }.map(\.originalTransactionID))
+            named.formUnion(records.renewalInfos.filter { $0.productID == productID }.map(\.originalTransactionID))
         }
-        for id in extended.sorted() { try await dependencies.refresh(id, app: app, client: client, action: action) }
-        return extended.count
+        return named
     }
 
     struct MassExtensionTimeout: Error, CustomStringConvertible {
