@@ -89,6 +89,32 @@ import Testing
         }
     }
 
+    /// A scope or transfer policy spelled wrong is refused with the names that would do, not with
+    /// Foundation's "Cannot initialize AdminScope from invalid String value admin".
+    @Test func aMisspeltChoiceNamesTheChoices() throws {
+        #expect {
+            try ConfigurationLoader.decode(Data(#"{"adminKeys": [{"name": "desk", "key": "k", "scope": "admin"}]}"#.utf8))
+        } throws: { error in
+            "\(error)".contains("adminKeys[0].scope") && "\(error)".contains("\"admin\" is not one of readOnly, support, full")
+        }
+        #expect {
+            try ConfigurationLoader.decode(Data(#"{"apps": [{"id": "x", "bundleId": "b", "catalog": "c", "transferPolicy": "keep"}]}"#.utf8))
+        } throws: { error in
+            "\(error)".contains("\"keep\" is not one of transfer, keepWithOriginalOwner")
+        }
+    }
+
+    /// A log level not spelled as swift-log's is a configuration error (it was a usage error, exit 64).
+    @Test func aMisspeltLogLevelIsAConfigurationError() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-\(UUID().uuidString).json")
+        try Data(#"{"logLevel": "verbose"}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(
+            throws: ConfigurationError.invalidValue(
+                field: "logLevel", value: "verbose", reason: "not one of trace, debug, info, notice, warning, error, critical")
+        ) { try ConfigurationLoader.load(file: file, environment: [:]) }
+    }
+
     @Test func anAppWhoseCatalogLacksItsBundleIsRefused() throws {
         let app = AppConfiguration(
             id: "demo", bundleID: "com.example.missing", catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["pk"],

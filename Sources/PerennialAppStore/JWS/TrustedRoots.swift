@@ -14,7 +14,7 @@ public enum TrustedRoots {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw .unreadable(path: url.path, reason: "\(error)")
+            throw .unreadable(path: url.path, reason: SystemErrorReason.of(error))
         }
         return try certificates(in: data, path: url.path)
     }

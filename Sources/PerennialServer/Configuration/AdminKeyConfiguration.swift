@@ -1,3 +1,5 @@
+public import PerennialCore
+
 /// One named admin key, as the configuration file's `"adminKeys"` lists them:
 /// `{"name": "support-desk", "key": "env:SUPPORT_KEY", "scope": "support"}`.
 ///
@@ -17,7 +19,7 @@ public struct AdminKeyConfiguration: Sendable, Codable, Equatable {
 }
 
 /// What an admin key may do. Each scope includes the ones before it.
-public enum AdminScope: String, Sendable, Codable, Comparable, CaseIterable {
+public enum AdminScope: String, Sendable, Comparable, ClosedValue {
     /// Read subscribers, timelines and webhook deliveries; change nothing.
     case readOnly
     /// Also act on one subscriber as a support desk does.

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 public import PerennialCore
 
 /// Where an app's product catalog comes from: a catalog file (docs/catalog.md) or a catalog built
@@ -28,7 +29,7 @@ public enum CatalogSource: Sendable, Decodable, CustomStringConvertible {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw .catalog(app: app, reason: "cannot read \(path): \(ConfigurationPaths.reason(error))")
+                throw .catalog(app: app, reason: "cannot read \(path): \(SystemErrorReason.of(error))")
             }
             do throws(CatalogError) {
                 return try CatalogLoader.load(json: data)

@@ -1,4 +1,6 @@
 public import Foundation
+import PerennialAppStore
+import Logging
 
 /// Reads the configuration file (if any) and applies the environment overrides.
 ///
@@ -22,7 +24,7 @@ public enum ConfigurationLoader {
             do {
                 data = try Data(contentsOf: file)
             } catch {
-                throw .unreadableFile(path: file.path, reason: ConfigurationPaths.reason(error))
+                throw .unreadableFile(path: file.path, reason: SystemErrorReason.of(error))
             }
             configuration = try decode(data)
             let directory = file.deletingLastPathComponent()
@@ -64,6 +66,11 @@ public enum ConfigurationLoader {
         if environment[Variable.adminKey]?.isEmpty == false { configuration.adminKey = SecretValue("env:" + Variable.adminKey) }
         guard (0...65_535).contains(configuration.port) else {
             throw .invalidValue(field: "port", value: "\(configuration.port)", reason: "not a TCP port")
+        }
+        guard Logger.Level(rawValue: configuration.logLevel) != nil else {
+            throw .invalidValue(
+                field: "logLevel", value: configuration.logLevel,
+                reason: "not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return configuration
     }

@@ -7,11 +7,4 @@ public enum ConfigurationPaths {
         guard !path.hasPrefix("/") else { return path }
         return directory.appendingPathComponent(path).standardizedFileURL.path
     }
-
-    /// Why a file could not be read, as a person says it (`No such file or directory`), not
-    /// Foundation's error with its domain, code and user info.
-    public static func reason(_ error: any Error) -> String {
-        let posix = (error as? POSIXError) ?? ((error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError)
-        return posix.map { String(cString: strerror($0.code.rawValue)) } ?? (error as NSError).localizedDescription
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 
 /// A configuration value that may be a secret: written inline, or as `"env:NAME"` to read the
 /// environment variable `NAME`, or `"file:PATH"` to read a file (a `.p8` key), so that secrets stay
@@ -45,7 +46,7 @@ public struct SecretValue: Hashable, Sendable, Codable, ExpressibleByStringLiter
                 // `echo key > file` ends the file with a newline, which no key holds.
                 value = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             } catch {
-                throw .invalidValue(field: field, value: reference, reason: "cannot read \(path): \(ConfigurationPaths.reason(error))")
+                throw .invalidValue(field: field, value: reference, reason: "cannot read \(path): \(SystemErrorReason.of(error))")
             }
         } else {
             value = reference

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 import PerennialServer
 
 /// Reads a command's input: a file path, or `-` for standard input.
@@ -28,6 +29,6 @@ struct FileAccessError: Error, CustomStringConvertible {
     let description: String
 
     init(_ verb: String, _ path: String, _ error: any Error) {
-        description = "cannot \(verb) \(path): \(ConfigurationPaths.reason(error))"
+        description = "cannot \(verb) \(path): \(SystemErrorReason.of(error))"
     }
 }

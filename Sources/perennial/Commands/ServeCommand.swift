@@ -76,9 +76,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let database { configuration.databaseURL = database }
         if let host { configuration.host = host }
         if let port { configuration.port = port.value }
-        guard let level = Logger.Level(rawValue: configuration.logLevel) else {
-            throw ValidationError("logLevel \(configuration.logLevel) is not one of trace, debug, info, notice, warning, error, critical")
-        }
+        // The loader refused any other spelling.
+        let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -58,6 +58,13 @@ struct JWSFixtureTests {
         }
     }
 
+    /// A missing root file is named with the system's reason, not Foundation's error dump.
+    @Test func aMissingRootFileIsSaidPlainly() {
+        #expect(throws: TrustedRootsError.unreadable(path: "/nonexistent/root.pem", reason: "No such file or directory")) {
+            try TrustedRoots.load(contentsOf: URL(fileURLWithPath: "/nonexistent/root.pem"))
+        }
+    }
+
     @Test func appleRootDoesNotTrustTheTestChain() async throws {
         let appleRoots = try TrustedRoots.load(contentsOf: Fixtures.url("apple-root-ca-g3.cer"))
         #expect(appleRoots.count == 1)

@@ -43,7 +43,7 @@ public struct AsyncHTTPClientTransport: AppStoreHTTPTransport {
             response = try await client.execute(outgoing, timeout: TimeAmount(timeout))
         } catch let error as IOError {
             // NIO describes a refused connection as "connection reset (error set): Connection refused) (errno: 111)".
-            throw TransportFailure(description: "\(request.url.host ?? "the server"):\(request.url.port.map(String.init) ?? request.url.scheme ?? ""): \(String(cString: strerror(error.errnoCode)))")
+            throw TransportFailure(description: "\(request.url.host ?? "the server"):\(request.url.port.map(String.init) ?? request.url.scheme ?? ""): \(SystemErrorReason.of(error))")
         }
         var body: [UInt8] = []
         if keepsTheStartOfLongerBodies {
