@@ -40,6 +40,27 @@ struct JWSCommandTests {
         #expect(output.standardError.contains("--environment prod is not one of Production, Sandbox, Xcode, LocalTesting"), "\(output.standardError)")
     }
 
+    /// Apple's vector without a signedDate is validated now, as Apple's libraries do, and fails
+    /// for what it is about (the wrong bundle id), not as malformed.
+    @Test func aPayloadWithoutASignedDateIsValidatedNow() throws {
+        let output = try CLIProcess.run([
+            "jws", "verify", try Fixtures.url("\(Self.mock)/wrongBundleId").path,
+            "--root", try Fixtures.url("apple-server-library/certs/testCA.der").path, "--bundle-id", "com.example", "--environment", "Sandbox",
+        ])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("wrong bundle id") && !output.standardError.contains("signedDate"), "\(output.standardError)")
+    }
+
+    /// `decode` of a JWS whose payload is not JSON says so, not Foundation's error.
+    @Test func decodeOfAPayloadThatIsNotJSONSaysSo() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-\(UUID().uuidString).jws")
+        try Data("eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24.c2ln".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let output = try CLIProcess.run(["jws", "decode", file.path])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("the JWS payload is not a JSON object") && !output.standardError.contains("NSCocoaErrorDomain"), "\(output.standardError)")
+    }
+
     @Test func verifyRejectsAnUntrustedRoot() throws {
         let output = try CLIProcess.run([
             "jws", "verify", Fixtures.url("\(Self.mock)/transactionInfo").path,

@@ -9,14 +9,14 @@ public enum SignedPayloadJSON {
         public var description: String { "the JWS payload is not a JSON object" }
     }
 
-    public static func keys(of payload: Data) throws -> Set<String> {
-        guard let object = try JSONSerialization.jsonObject(with: payload) as? [String: Any] else { throw NotAnObject() }
+    public static func keys(of payload: Data) throws(NotAnObject) -> Set<String> {
+        guard let object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else { throw NotAnObject() }
         return Set(object.keys)
     }
 
     /// `open` turns a nested compact JWS into its payload bytes (decoding or verifying it).
     public static func expand(_ payload: Data, open: (String) async throws -> Data) async throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: payload) as? [String: Any] else { throw NotAnObject() }
+        guard let object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else { throw NotAnObject() }
         return try await expand(object, open: open)
     }
 

@@ -63,7 +63,7 @@ struct JWSVerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("app-apple-id"), help: "The app's Apple id, checked on production notifications.")
     var appAppleID: Int64?
 
-    @Option(help: "Validate the certificate chain at the payload's signedDate (signed) or now.")
+    @Option(help: "Validate the certificate chain at the payload's signedDate (signed; now for a payload without one) or now.")
     var at: ValidationInstant = .signed
 
     func validate() throws {
@@ -81,7 +81,9 @@ struct JWSVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let compact = try InputFile.text(input)
         let trusted = try TrustedRoots.load(paths: roots)
-        let time: JWSValidationTime = at == .now ? .instant(Date()) : .signedDate
+        // As Apple's libraries do, a payload without a signedDate (Apple's own test vectors) is
+        // validated now; the server refuses one.
+        let time: JWSValidationTime = at == .now || !Self.hasSignedDate(compact) ? .instant(Date()) : .signedDate
         do {
             let payload: Data
             if let bundleID, let environment {
@@ -104,6 +106,13 @@ struct JWSVerifyCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("rejected: \(error)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    private static func hasSignedDate(_ compact: String) -> Bool {
+        guard let payload = try? JWSDecoding.unverifiedPayload(of: compact),
+            let object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any]
+        else { return true }
+        return object["signedDate"] != nil
     }
 }
 
