@@ -53,6 +53,34 @@ import Testing
         await third.stop()
     }
 
+    /// currentEntitlements holds unfinished transactions too: one a restore delivered is still
+    /// finished when the store hands it over (it was remembered as delivered and never finished).
+    @Test func aTransactionARestoreDeliveredIsFinishedWhenTheStoreHandsItOver() async throws {
+        let app = SDKFixture()
+        let left = await app.store.addUnfinished(productID: "pro.monthly")
+        let sdk = app.launch()
+        _ = try await sdk.restorePurchases(syncWithAppStore: false)
+        #expect(await app.store.finishCount(of: left.transactionID) == 0)
+        await sdk.start()
+        #expect(await app.store.finishCount(of: left.transactionID) == 1)
+        #expect(await app.store.unfinished.isEmpty)
+        await sdk.stop()
+    }
+
+    /// The same while the restore's upload still waits: the store's hand-over makes it one to finish.
+    @Test func aTransactionARestoreJournaledIsFinishedOnceDelivered() async throws {
+        let app = SDKFixture()
+        let left = await app.store.addUnfinished(productID: "pro.monthly")
+        let sdk = app.launch()
+        await app.server.setUp(false)
+        _ = try? await sdk.restorePurchases(syncWithAppStore: false)
+        await sdk.start()
+        await app.server.setUp(true)
+        #expect(await sdk.syncPendingTransactions() == 0)
+        #expect(await app.store.finishCount(of: left.transactionID) == 1)
+        await sdk.stop()
+    }
+
     @Test func restoreResendsCurrentEntitlementsForTheCurrentUser() async throws {
         let app = SDKFixture()
         _ = await app.launch().purchase(StoreProduct(id: "pro.monthly"))

@@ -9,7 +9,7 @@ struct PendingTransaction: Codable, Sendable, Hashable {
     var transaction: StoreTransaction
     /// The app user at the moment of recording: a later user switch does not move the purchase.
     let appUserID: String
-    let origin: TransactionOrigin
+    var origin: TransactionOrigin
     let recordedAt: Date
     /// Failed upload attempts so far.
     var failures: Int = 0

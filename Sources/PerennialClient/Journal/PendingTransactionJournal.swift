@@ -7,7 +7,9 @@ import Foundation
 /// else) → ``startUploads(now:limit:excluding:urgent:)`` (in flight, at most once at a time) →
 /// ``uploadSucceeded(key:now:)`` (acknowledged; the caller persists, then finishes with the store)
 /// or ``uploadFailed(key:reason:now:)`` (pending again after the backoff) → ``finished(key:)``
-/// (removed, remembered as delivered).
+/// (removed, remembered as delivered). A restored entry has nothing to finish: it is removed once
+/// acknowledged and not remembered, so the store handing the same transaction over still gets it
+/// finished.
 ///
 /// **Capacity rule.** The journal holds at most `capacity` entries, with one exception: a purchase
 /// the user just paid for in this app is always accepted, because refusing it would make the
@@ -83,7 +85,15 @@ struct PendingTransactionJournal: Sendable {
     /// on purpose: it re-sends what was delivered, possibly for another app user.
     mutating func record(_ transaction: StoreTransaction, appUserID: String, origin: TransactionOrigin, now: Date) -> RecordResult {
         let key = transaction.journalKey
-        if entries[key] != nil { return .alreadyPending }
+        if var pending = entries[key] {
+            // The store hands over what a restore already journaled: it is unfinished after all
+            // (currentEntitlements holds unfinished transactions too), so it is finished once delivered.
+            if origin.needsFinish, !pending.origin.needsFinish {
+                pending.origin = origin
+                entries[key] = pending
+            }
+            return .alreadyPending
+        }
         if origin != .restore, deliveredKeys.contains(key) { return .alreadyDelivered }
         if entries.count >= capacity { evictAcknowledged() }
         if entries.count >= capacity, origin != .purchase { return .refused(capacity: capacity) }
@@ -150,7 +160,9 @@ struct PendingTransactionJournal: Sendable {
         inFlight[key] = nil
         guard var entry = entries[key] else { return .forget }
         guard entry.origin.needsFinish else {
-            finished(key: key)
+            // Not remembered as delivered: only a store's finish makes a transaction done, and if
+            // the store hands this one over, it is uploaded again (a no-op for the server) and finished.
+            entries[key] = nil
             return .forget
         }
         entry.acknowledgedAt = now

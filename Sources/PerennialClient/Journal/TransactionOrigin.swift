@@ -6,7 +6,8 @@ enum TransactionOrigin: String, Codable, Sendable, Hashable {
     /// Ask to Buy approvals, purchases on other devices, refunds. Safe to refuse when the journal is
     /// full because the store keeps it unfinished and hands it over again.
     case storeUpdate
-    /// Re-sent by `restorePurchases()`: already finished with the store, so never finished again.
+    /// Re-sent by `restorePurchases()`: finished with the store long ago, as a rule, so not finished
+    /// again; one the store still holds unfinished comes back through the store, which finishes it.
     case restore
 
     /// Whether the store must be told about delivery (restored transactions were finished long ago).
