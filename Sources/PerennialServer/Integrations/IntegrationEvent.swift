@@ -20,6 +20,8 @@ struct IntegrationEvent: Sendable {
     let environment: String?
     /// For grants: the entitlement given or revoked.
     let entitlementID: String?
+    /// The app user the purchase moved from, on the events that restate its history for its new owner.
+    let movedFrom: String?
 
     init(_ event: OutboundEvent) throws(Unreadable) {
         guard let entry = event.entry?.event else { throw Unreadable(description: "a test event is sent to webhook endpoints only") }
@@ -31,12 +33,13 @@ struct IntegrationEvent: Sendable {
         do {
             if EntitlementGrant.EventKind(rawValue: entry.kind) != nil {
                 let grant = try JSONDecoder().decode(EntitlementGrant.self, from: entry.payload)
-                (productID, price, environment, entitlementID) = (nil, nil, nil, grant.entitlementID)
+                (productID, price, environment, entitlementID, movedFrom) = (nil, nil, nil, grant.entitlementID, nil)
             } else if OwnershipChange.Decision(rawValue: entry.kind) != nil {
-                (productID, price, environment, entitlementID) = (nil, nil, nil, nil)
+                (productID, price, environment, entitlementID, movedFrom) = (nil, nil, nil, nil, nil)
             } else {
                 let subscriber = try JSONDecoder().decode(SubscriberEvent.self, from: entry.payload)
-                (productID, price, environment, entitlementID) = (subscriber.productID, subscriber.price, subscriber.environment.rawValue, nil)
+                (productID, price, environment, entitlementID, movedFrom) =
+                    (subscriber.productID, subscriber.price, subscriber.environment.rawValue, nil, subscriber.movedFrom)
             }
         } catch {
             throw Unreadable(description: "outbox event \(entry.eventID) cannot be read: \(error)")
@@ -47,9 +50,10 @@ struct IntegrationEvent: Sendable {
     var amount: Double? { price.map { Double($0.milliUnits) / 1000 } }
 
     /// The revenue the event books, in the currency's units: the price of a charge, minus it for a
-    /// refund, nil for events that move no money.
+    /// refund, nil for events that move no money — those restating a moved purchase's history
+    /// included (a restore under a new account booked every charge again).
     var revenue: Double? {
-        guard let amount, let kind = EventKind(rawValue: type) else { return nil }
+        guard let amount, movedFrom == nil, let kind = EventKind(rawValue: type) else { return nil }
         switch kind {
         case .initialPurchase, .trialConverted, .renewal, .resubscription, .billingRecovered, .nonRenewingPurchase, .oneTimePurchase:
             return amount

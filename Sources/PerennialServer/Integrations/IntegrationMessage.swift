@@ -9,6 +9,7 @@ enum IntegrationMessage {
         if let product = event.productID { line += " · \(product)" }
         if let price = event.price { line += " · \(formatted(price.milliUnits)) \(price.currency)" }
         if let entitlement = event.entitlementID { line += " · \(entitlement)" }
+        if let previous = event.movedFrom { line += " · moved from \(previous)" }
         line += " (\(event.appID)"
         if let environment = event.environment, environment != "Production" { line += ", \(environment)" }
         return line + ")"

@@ -23,6 +23,7 @@ struct MixpanelIntegration: IntegrationAdapter {
         if let product = event.productID { properties["product_id"] = product }
         if let environment = event.environment { properties["environment"] = environment }
         if let entitlement = event.entitlementID { properties["entitlement_id"] = entitlement }
+        if let previous = event.movedFrom { properties["moved_from"] = previous }
         if let price = event.price, let amount = event.amount {
             properties["price"] = amount
             properties["currency"] = price.currency

@@ -68,7 +68,11 @@ public struct EvidenceApplier: Sendable {
             let view = engine.view(of: RecordSet(records), at: now)
             let events = engine.events(from: before.view, to: view)
             plan.views[user] = view
-            for event in events { plan.outbox.append(try OutboxEntry.Draft(event, of: user, appBundleID: evidence.appBundleID)) }
+            let movedIn = plan.ownershipChanges.filter { $0.decision == .transferred && $0.presenter == user }
+            for var event in events {
+                event.movedFrom = movedIn.first { $0.originalTransactionID == event.originalTransactionID }?.previousOwner.rawValue
+                plan.outbox.append(try OutboxEntry.Draft(event, of: user, appBundleID: evidence.appBundleID))
+            }
             if !owned.isEmpty {
                 plan.audit.append(
                     AuditEntry.Draft(

@@ -58,7 +58,7 @@ import Testing
                 expiresDate: purchased.addingTimeInterval(30 * 86_400), reason: .purchase, price: Money(milliUnits: 4_990, currency: "USD"),
                 environment: .sandbox, provenance: Provenance(source: .signedTransaction, versionDate: purchased, isSigned: true))
             let evidence = IncomingEvidence(
-                appBundleID: StoreWorld.bundleID, kind: .signedTransaction, idempotencyKey: "purchase-1001", raw: Data("1001".utf8),
+                appBundleID: StoreWorld.bundleID, kind: .signedTransaction, idempotencyKey: "purchase-1001-\(user)", raw: Data("1001 \(user)".utf8),
                 receivedAt: clock.now, records: EvidenceRecords(transactions: [transaction]), presentedBy: user, environment: .sandbox)
             _ = try await storage.apply(evidence, with: apps.apps[0].applier, now: clock.now)
             return try #require(try await storage.listDeliveries(state: .pending, limit: 10).first).entry
@@ -135,6 +135,25 @@ import Testing
         _ = await world.service.deliverDue()
         let dead = try #require(try await world.storage.listDeliveries(state: .dead, limit: 10).first)
         #expect(dead.entry.attempts == 2 && dead.lastError?.contains("Slack refused") == true && dead.acceptedEndpoints.contains("telegram#1"))
+    }
+
+    /// A purchase presented again under another account (a restore after signing in anew) moves
+    /// to it and its history is told to the new owner: but its charge was booked already, so the
+    /// services get no revenue a second time (three accounts booked it three times).
+    @Test func aMovedPurchaseBooksNoRevenueAgain() async throws {
+        let world = try await World()
+        _ = try await world.purchase(by: "alice")
+        _ = await world.service.deliverDue()
+        _ = try await world.purchase(by: "jack")
+        world.clock.now = world.clock.now.addingTimeInterval(1)
+        _ = await world.service.deliverDue()
+        let amplitude = await world.receiver.requests.filter { $0.url.host == "amplitude.test" }.map(\.bodyText)
+        let purchases = amplitude.filter { $0.contains(#""event_type":"initialPurchase""#) }
+        #expect(purchases.count == 2 && purchases[0].contains(#""user_id":"alice""#) && purchases[0].contains(#""revenue":4.99"#))
+        #expect(purchases.count == 2 && purchases[1].contains(#""user_id":"jack""#) && !purchases[1].contains("revenue"), "\(purchases)")
+        #expect(purchases.count == 2 && purchases[1].contains(#""moved_from":"alice""#))
+        let slack = await world.receiver.requests.filter { $0.url.host == "hooks.slack.test" }.map(\.bodyText)
+        #expect(slack.contains { $0.contains("New subscriber: jack · pro.monthly · 4.99 USD · moved from alice") }, "\(slack)")
     }
 
     /// Slack reads `<…>` as a mention or link: an app user id is a client's choice, so it is
