@@ -14,6 +14,9 @@ import Testing
             #expect(live.status == .ok)
             let ready = try await client.send(.get, "/health/ready", key: nil)
             #expect(ready.status == .ok && ready.text.contains(#""status":"ok""#))
+            // Probes that ask with HEAD get the status (it was a 404).
+            #expect(try await client.send(.head, "/health/live", key: nil).status == .ok)
+            #expect(try await client.send(.head, "/health/ready", key: nil).status == .ok)
         }
     }
 
@@ -26,6 +29,7 @@ import Testing
             #expect(try await client.send(.get, "/health/live", key: nil).status == .ok)
             let ready = try await client.send(.get, "/health/ready", key: nil)
             #expect(ready.status == .serviceUnavailable && ready.text.contains("connection refused"))
+            #expect(try await client.send(.head, "/health/ready", key: nil).status == .serviceUnavailable)
             // The effect was not committed: Apple must retry.
             let response = try await client.notifyV2(try notification.v2Body())
             #expect(response.status == .serviceUnavailable && response.errorCode == "storageUnavailable")

@@ -18,14 +18,12 @@ struct OperationsRoutes: Sendable {
             JSONResponse.make(Health(status: "ok"))
         }
         router.get("health/ready") { _, _ in
-            do throws(StorageError) {
-                try await dependencies.storage.ping()
-                return JSONResponse.make(Health(status: "ok"))
-            } catch {
-                dependencies.logger.error("readiness check failed", metadata: ["error": "\(error)"])
-                return JSONResponse.make(Health(status: "unavailable", reason: error.description), status: .serviceUnavailable)
-            }
+            let health = await readiness()
+            return JSONResponse.make(health, status: health.reason == nil ? .ok : .serviceUnavailable)
         }
+        // Probes that ask with HEAD (some load balancers do) get the status alone.
+        router.head("health/live") { _, _ in Response(status: .ok) }
+        router.head("health/ready") { _, _ in Response(status: await readiness().reason == nil ? .ok : .serviceUnavailable) }
         router.get("metrics") { _, _ in
             await refreshOutboxLag()
             await refreshSubscribers()
@@ -49,6 +47,17 @@ struct OperationsRoutes: Sendable {
                     dependencies.logger.warning("cannot read the analytics counters for /metrics", metadata: ["app": "\(app.id)", "error": "\(error)"])
                 }
             }
+        }
+    }
+
+    /// Ready when the database answers.
+    private func readiness() async -> Health {
+        do throws(StorageError) {
+            try await dependencies.storage.ping()
+            return Health(status: "ok")
+        } catch {
+            dependencies.logger.error("readiness check failed", metadata: ["error": "\(error)"])
+            return Health(status: "unavailable", reason: error.description)
         }
     }
 
