@@ -115,6 +115,31 @@ import Testing
         ) { try ConfigurationLoader.load(file: file, environment: [:]) }
     }
 
+    /// Apple refuses an answer naming a message that is not a UUID or a product it does not sell,
+    /// and shows its default message instead: such a retention rule is refused at start.
+    @Test(arguments: [
+        (RetentionPolicy.Rule(message: "welcome"), "apps.demo.retention.rules[0].message"),
+        (
+            RetentionPolicy.Rule(alternateProduct: .init(messageIdentifier: "1f1d8c0e-5b8e-4c33-9a53-27c6c2b0e003", productId: "pro.weekly")),
+            "apps.demo.retention.rules[0].alternateProduct.productId"
+        ),
+        (RetentionPolicy.Rule(productIds: ["pro.monthly", "nope"], message: "1f1d8c0e-5b8e-4c33-9a53-27c6c2b0e001"), "apps.demo.retention.rules[0].productIds[1]"),
+    ])
+    func aRetentionRuleApplesWouldRefuseIsRefused(rule: RetentionPolicy.Rule, field: String) throws {
+        var app = AppConfiguration(
+            id: "demo", bundleID: StoreWorld.bundleID, catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["pk"],
+            trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])])
+        app.retention = RetentionPolicy(rules: [rule])
+        #expect {
+            try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
+        } throws: { error in
+            guard case .invalidValue(let reported, _, _) = error as? ConfigurationError else { return false }
+            return reported == field
+        }
+        app.retention = RetentionPolicy(rules: [RetentionPolicy.Rule(productIds: ["pro.monthly"], message: "1f1d8c0e-5b8e-4c33-9a53-27c6c2b0e001")])
+        _ = try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
+    }
+
     @Test func anAppWhoseCatalogLacksItsBundleIsRefused() throws {
         let app = AppConfiguration(
             id: "demo", bundleID: "com.example.missing", catalog: .catalog(StoreWorld.catalog), environments: [.sandbox], publicKeys: ["pk"],

@@ -120,14 +120,15 @@ extension AppContext {
             },
             answerSigner: try Self.answerSigner(app, name: name, environment: environment),
             publicKeys: publicKeys, publicKeyDigests: publicKeys.map(ConstantTime.digest), analytics: app.analytics,
-            consumption: try Self.consumption(app, name: name), retention: try Self.retention(app, name: name))
+            consumption: try Self.consumption(app, name: name), retention: try Self.retention(app, name: name, catalog: catalog))
     }
 
-    /// The retention policy, checked: one choice per rule, and a JWS offer signer for offers.
-    private static func retention(_ app: AppConfiguration, name: String) throws(ConfigurationError) -> RetentionPolicy? {
+    /// The retention policy, checked: one choice per rule, a JWS offer signer for offers, UUIDs
+    /// for messages and the catalog's subscriptions for products.
+    private static func retention(_ app: AppConfiguration, name: String, catalog: Catalog) throws(ConfigurationError) -> RetentionPolicy? {
         guard let policy = app.retention else { return nil }
         let canSign = app.promotionalOffers != nil && (app.promotionalOffers?.issuerID ?? app.serverAPI?.issuerID) != nil
-        if let problem = policy.problem(field: "apps.\(name).retention", canSignOffers: canSign) { throw problem }
+        if let problem = policy.problem(field: "apps.\(name).retention", canSignOffers: canSign, catalog: catalog) { throw problem }
         return policy
     }
 

@@ -61,18 +61,31 @@ public struct RetentionPolicy: Codable, Hashable, Sendable {
 
     public init(rules: [Rule]) { self.rules = rules }
 
-    /// Why the policy cannot be used, nil when it can.
-    func problem(field: String, canSignOffers: Bool) -> ConfigurationError? {
+    /// Why the policy cannot be used, nil when it can. Apple refuses an answer naming a message
+    /// identifier that is not a UUID, or a product it does not sell: a typo then showed the
+    /// customer Apple's default message, silently.
+    func problem(field: String, canSignOffers: Bool, catalog: Catalog) -> ConfigurationError? {
         for (index, rule) in rules.enumerated() {
+            let at = "\(field).rules[\(index)]"
             let choices = [rule.message != nil, rule.alternateProduct != nil, rule.promotionalOffer != nil].filter { $0 }.count
             guard choices == 1 else {
-                return .invalidValue(
-                    field: "\(field).rules[\(index)]", value: "\(choices) choices", reason: "choose exactly one of message, alternateProduct, promotionalOffer")
+                return .invalidValue(field: at, value: "\(choices) choices", reason: "choose exactly one of message, alternateProduct, promotionalOffer")
             }
             if rule.promotionalOffer != nil, !canSignOffers {
                 return .invalidValue(
-                    field: "\(field).rules[\(index)].promotionalOffer", value: "set",
-                    reason: "signing the offer needs promotionalOffers with the team's issuerId")
+                    field: "\(at).promotionalOffer", value: "set", reason: "signing the offer needs promotionalOffers with the team's issuerId")
+            }
+            let identifiers = [
+                ("message", rule.message), ("alternateProduct.messageIdentifier", rule.alternateProduct?.messageIdentifier),
+                ("promotionalOffer.messageIdentifier", rule.promotionalOffer?.messageIdentifier),
+            ]
+            for case let (name, identifier?) in identifiers where UUID(uuidString: identifier) == nil {
+                return .invalidValue(field: "\(at).\(name)", value: identifier, reason: "a message identifier is a UUID, as Apple requires")
+            }
+            let products = (rule.productIds ?? []).enumerated().map { ("productIds[\($0.offset)]", $0.element) }
+                + (rule.alternateProduct.map { [("alternateProduct.productId", $0.productId)] } ?? [])
+            for (name, product) in products where catalog.product(id: product)?.type != .autoRenewable {
+                return .invalidValue(field: "\(at).\(name)", value: product, reason: "not an auto-renewable subscription of the app's catalog")
             }
         }
         return nil
