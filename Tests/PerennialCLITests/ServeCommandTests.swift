@@ -86,6 +86,32 @@ import Darwin
         #expect(log.contains("no app is configured"))
     }
 
+    /// A port another process holds is named, with the option that picks another (NIO's
+    /// "bind(descriptor:ptr:bytes:): Address already in use" named neither).
+    @Test func aPortInUseIsNamed() async throws {
+        let directory = try CLIProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try FreePort.loopback()
+        let first = Process()
+        first.executableURL = try CLIProcess.executable()
+        first.arguments = ["serve", "--port", String(port), "--database", "sqlite:\(directory.path)/first.sqlite"]
+        first.standardError = FileHandle.nullDevice
+        first.standardOutput = FileHandle.nullDevice
+        try first.run()
+        defer { if first.isRunning { first.terminate() } }
+        var up = false
+        for _ in 0..<150 where !up {
+            up = (try? await Self.get(URL(string: "http://127.0.0.1:\(port)/health/live")!))?.0 == 200
+            if !up { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(up)
+        let second = try CLIProcess.run(["serve", "--port", String(port), "--database", "sqlite:\(directory.path)/second.sqlite"])
+        #expect(second.status == 1)
+        #expect(
+            second.standardError.contains("cannot listen on 127.0.0.1:\(port): another process is using it (pick another with --port)"),
+            "\(second.standardError)")
+    }
+
     static func get(_ url: URL) async throws -> (Int, String) {
         let (data, response) = try await URLSession.shared.data(from: url)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import NIOCore
 import PerennialPostgres
 import PerennialSQLite
 import PerennialServer
@@ -118,6 +119,20 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: configuration, storage: storage, environment: environment, metrics: ServerMetrics(registry: registry),
             logger: logger, services: services, webhookDelivery: configuration.webhookDelivery.options)
         logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
-        try await application.runService()
+        do {
+            try await application.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            // NIO names neither the address nor the port ("bind(descriptor:ptr:bytes:): Address already in use").
+            let ports = ["\(configuration.host):\(configuration.port)"] + (simulator ? ["the simulator's 127.0.0.1:\(simulatorPort.value)"] : [])
+            throw AddressInUse(addresses: ports)
+        }
+    }
+}
+
+/// Another process listens where `serve` must.
+struct AddressInUse: Error, CustomStringConvertible {
+    let addresses: [String]
+    var description: String {
+        "cannot listen on \(addresses.joined(separator: " or ")): another process is using it (pick another with --port\(addresses.count > 1 ? " or --simulator-port" : ""))"
     }
 }
