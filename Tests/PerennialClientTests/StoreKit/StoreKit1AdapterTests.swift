@@ -1,5 +1,6 @@
 #if !canImport(StoreKit)
 import Foundation
+import Synchronization
 import StoreKitInterface
 import Testing
 @testable import PerennialClient
@@ -38,6 +39,26 @@ import Testing
             #expect(payment.paymentDiscount?.identifier == "comeback")
             #expect(payment.paymentDiscount?.signature == "c2ln")
             #expect(payment.paymentDiscount?.keyIdentifier == "KEY")
+            #expect(await app.server.receipts.count == 1)
+            #expect(appStore.unfinishedCount == 0)
+        }
+    }
+
+    /// The App Store completed the payment before writing the receipt: the purchase ends saying
+    /// so (it waited forever), and the transaction, unfinished, is delivered once the receipt is there.
+    @Test func aPurchaseCompletedBeforeTheReceiptIsWrittenEndsAndIsDeliveredLater() async throws {
+        let appStore = ScriptedAppStore()
+        let app = SDKFixture()
+        let receiptWritten = Mutex(false)
+        await appStore.run {
+            let store = StoreKit1Store(receiptURL: {
+                receiptWritten.withLock { $0 } ? appStore.receiptURL : URL(fileURLWithPath: "/nonexistent/receipt")
+            })
+            let sdk = Perennial(configuration: app.configuration(), store: store, server: app.server)
+            #expect(await sdk.purchase(StoreProduct(id: "pro.monthly")) == .failed(.store(.noReceipt)))
+            #expect(appStore.unfinishedCount == 1)
+            receiptWritten.withLock { $0 = true }
+            #expect(await sdk.syncPendingTransactions() == 0)
             #expect(await app.server.receipts.count == 1)
             #expect(appStore.unfinishedCount == 0)
         }

@@ -119,7 +119,16 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
             let productID = transaction.payment.productIdentifier
             switch transaction.transactionState {
             case .purchased, .restored:
-                guard let completed = Self.completed(transaction, receipt: receipt) else { continue }
+                guard let completed = Self.completed(transaction, receipt: receipt) else {
+                    // Paid, but the receipt that proves it is not written yet: the waiting purchase
+                    // is told (it waited forever), and the transaction, left unfinished in the
+                    // queue, is delivered once the receipt is there (syncPendingTransactions(), the
+                    // next launch).
+                    if transaction.transactionState == .purchased, receipt == nil {
+                        lock.withLock { purchases.removeValue(forKey: productID) }?.resume(returning: .failure(.noReceipt))
+                    }
+                    continue
+                }
                 if let waiting = lock.withLock({ purchases.removeValue(forKey: productID) }) {
                     waiting.resume(returning: .success(.purchased(completed)))
                 } else {
