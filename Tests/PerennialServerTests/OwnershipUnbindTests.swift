@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PerennialAppStore
 import PerennialCore
 import PerennialServer
 import PerennialSimulator
@@ -42,5 +43,29 @@ import Testing
         let kinds = try await server.storage.pendingOutbox(limit: 50).filter { $0.event.appUserID == "alice" }.map(\.event.kind)
         #expect(kinds.contains("ownershipReleased"))
         #expect(try await server.storage.timeline(of: "bob").contains { $0.entry.kind == .bound })
+    }
+
+    /// A renewal's transaction id, pasted from a receipt or the timeline, is answered with the
+    /// purchase it belongs to (it was "no purchase bound to a user", though one was).
+    @Test func aRenewalsIdNamesItsPurchase() async throws {
+        var world = try StoreWorld()
+        let (transaction, _) = try world.buy("pro.monthly")
+        let signed = try world.signed(transaction)
+        let expiry = try #require(transaction.expiresDate)
+        let renewals = try world.perform(.advance(to: expiry.addingTimeInterval(1))).notifications
+        let renewal = try #require(renewals.first { $0.payload.notificationType == .didRenew })
+        let signedRenewal = try #require(renewal.payload.data?.signedTransactionInfo)
+        let decoded = try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: JWSDecoding.decodeUnverified(signedRenewal).payload)
+        let renewalID = try #require(decoded.transactionId)
+        let server = try await ServerHarness()
+        server.clock.now = world.state.now
+        try await server.test { client in
+            #expect(try await client.postTransaction(signed, user: "alice").status == .ok)
+            #expect(try await client.notifyV2(try renewal.v2Body()).status == .ok)
+            let path = "/admin/v1/apps/\(ServerHarness.appID)/subscriptions/\(renewalID)/unbind"
+            let refused = try await client.send(.post, path, key: ServerHarness.adminKey, body: Data("{}".utf8))
+            #expect(refused.status == .notFound)
+            #expect(refused.text.contains("\(renewalID) is a transaction of purchase \(transaction.originalTransactionID)"), "\(refused.text)")
+        }
     }
 }

@@ -211,9 +211,14 @@ struct SupportRoutes: Sendable {
         guard let id = context.parameters.get("originalTransactionId"), Self.isTransactionID(id) else {
             throw APIError.malformed("an original transaction id is Apple's decimal id")
         }
-        guard let found = try await dependencies.storage.purchase(ofTransaction: id), found.originalTransactionID == id,
-            let owner = found.owner, found.appBundleID == app.bundleID
-        else { throw APIError.notFound("no purchase \(id) bound to a user of app \(app.id)") }
+        let found = try await dependencies.storage.purchase(ofTransaction: id)
+        if let found, found.originalTransactionID != id, found.appBundleID == app.bundleID {
+            // A renewal's id, pasted from a receipt or the timeline: say which purchase it belongs to.
+            throw APIError.notFound("\(id) is a transaction of purchase \(found.originalTransactionID); use that original transaction id")
+        }
+        guard let found, let owner = found.owner, found.appBundleID == app.bundleID else {
+            throw APIError.notFound("no purchase \(id) bound to a user of app \(app.id)")
+        }
         return (id, owner)
     }
 
