@@ -66,6 +66,28 @@ struct MergeTests {
         }
     }
 
+    /// A receipt or V1 notification dated after the signed version knows no reason, offer payment
+    /// mode or refund type and share: taken whole, a billing recovery read as a resubscription and
+    /// a prorated refund as a full one.
+    @Test("a later legacy version keeps the reason, the offer and the refund's type and share a signed version said, in any order")
+    func factsSurviveLegacyVersions() {
+        var signed = F.transaction("1000", purchased: 0, expires: 30, reason: .renewal, signed: F.day(10))
+        signed.offer = Offer(type: .promotional, id: "comeback", paymentMode: .payAsYouGo)
+        signed.revocation = Revocation(date: F.day(10), reason: .other, type: .refundProrated, percentage: 46_429)
+        var legacy = signed
+        legacy.reason = nil
+        legacy.offer = Offer(type: .promotional, id: "comeback")
+        legacy.revocation = Revocation(date: F.day(10), reason: nil, type: nil, percentage: nil)
+        legacy.provenance = Provenance(source: .verifyReceipt, versionDate: F.day(11), isSigned: false)
+        for order in [[signed, legacy], [legacy, signed]] {
+            let kept = RecordSet(EvidenceRecords(transactions: order)).transaction(id: "1000")
+            #expect(kept?.provenance.versionDate == F.day(11))
+            #expect(kept?.reason == .renewal)
+            #expect(kept?.offer == Offer(type: .promotional, id: "comeback", paymentMode: .payAsYouGo))
+            #expect(kept?.revocation == Revocation(date: F.day(10), reason: .other, type: .refundProrated, percentage: 46_429))
+        }
+    }
+
     @Test("renewal info: the newest signedDate wins")
     func renewalInfoNewestWins() {
         let on = F.renewalInfo(signed: F.day(1))

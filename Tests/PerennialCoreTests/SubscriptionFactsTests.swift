@@ -110,6 +110,22 @@ struct SubscriptionFactsTests {
         #expect(Self.total(counters, .activeChange, onOrBefore: UTCCalendar.day(year: 2026, month: 5, day: 1)) == 1)
         #expect(Self.total(counters, .revenueGross, currency: "USD") == 0)
         #expect(Self.total(counters, .cohortSize) == 0)
+        // A new paid subscription like any (its renewals counted as renewals): it was not, so the
+        // figures did not add up (actives grew without a new subscription).
+        #expect(Self.total(counters, .newPaid) == 1)
+    }
+
+    @Test("a trial whose first payment was refunded did not convert")
+    func aRefundedConversion() {
+        var trial = Self.transaction("t", product: "weekly", from: Self.day(2026, 1, 1), to: Self.day(2026, 1, 8), price: 0, reason: .purchase)
+        trial.offer = Offer(type: .introductory, paymentMode: .freeTrial, period: "P1W")
+        let refund = Revocation(date: Self.day(2026, 1, 10), reason: .other, type: .refundFull)
+        let paid = Self.transaction("p", product: "weekly", from: Self.day(2026, 1, 8), to: Self.day(2026, 1, 15), price: 2_990)
+        var refunded = paid
+        refunded.revocation = refund
+        #expect(Self.total(Self.counters([trial, paid]), .trialConverted) == 1)
+        #expect(Self.total(Self.counters([trial, refunded]), .trialConverted) == 0)
+        #expect(Self.total(Self.counters([trial, refunded]), .trialEnded) == 1)
     }
 
     @Test("catalog prices must be amounts with at most three decimals")

@@ -48,7 +48,10 @@ public struct SubscriptionFacts: Sendable {
             var shared = 0
             while shared < min(before.count, after.count), before[shared] == after[shared] { shared += 1 }
             let firstPaid = Self.firstPaid(after)
-            if firstPaid == Self.firstPaid(before), firstPaid.map({ $0 < shared }) ?? true {
+            let firstPaidPeriod = Self.firstPaidPeriod(after)
+            if firstPaid == Self.firstPaid(before), firstPaid.map({ $0 < shared }) ?? true,
+                firstPaidPeriod == Self.firstPaidPeriod(before), firstPaidPeriod.map({ $0 < shared }) ?? true
+            {
                 unchanged = max(0, shared - 1)
                 if let firstPaid, unchanged > 0 {
                     let lastCheckpoint = UTCCalendar.adding(months: 12, to: after[firstPaid].purchaseDate)
@@ -66,9 +69,16 @@ public struct SubscriptionFacts: Sendable {
         !history.isEmpty && catalog.productType(of: history[history.count - 1]) == .autoRenewable
     }
 
-    /// The first period the customer paid for (not a trial, not family shared).
+    /// The first period the customer paid for (not a trial, not family shared): where the cohort
+    /// starts and Apple's second year of commission is counted from.
     private static func firstPaid(_ history: [Transaction]) -> Int? {
         history.firstIndex { !isTrial($0) && $0.ownership != .familyShared }
+    }
+
+    /// The first paid period, family shared or not: the new paid subscription (a family member's
+    /// shared subscription is one, active and renewing like any, though its charge is the organizer's).
+    private static func firstPaidPeriod(_ history: [Transaction]) -> Int? {
+        history.firstIndex { !isTrial($0) }
     }
 
     /// A ledger's contribution times `sign`, leaving out the periods before `first` (they still
@@ -82,6 +92,7 @@ public struct SubscriptionFacts: Sendable {
         swap(&writer.counters, &counters)
         defer { swap(&writer.counters, &counters) }
         let firstPaid = Self.firstPaid(history)
+        let firstPaidPeriod = Self.firstPaidPeriod(history)
         // Apple's commission falls to 15 % once a subscription has a year of paid service.
         let secondYear = firstPaid.map { UTCCalendar.adding(months: 12, to: history[$0].purchaseDate) }
         var paidSpans: [(start: Date, end: Date)] = []
@@ -110,7 +121,8 @@ public struct SubscriptionFacts: Sendable {
                 writer.span(.trialChange, from: start, to: end)
                 writer.count(.newTrial, on: start)
                 writer.count(.trialEnded, on: end)
-                if hasNext, !Self.isTrial(history[index + 1]), revocation == nil,
+                // Converted: the next, paid, transaction follows on and was not refunded.
+                if hasNext, !Self.isTrial(history[index + 1]), revocation == nil, history[index + 1].revocation == nil,
                     nextStep == .renewal || nextStep == .billingRecovery || nextStep == .planChange
                 {
                     writer.count(.trialConverted, on: end)
@@ -122,7 +134,7 @@ public struct SubscriptionFacts: Sendable {
                     let rate: Int64 = secondYear.map { start >= $0 } == true ? 15 : 30
                     addCharge(of: history[index], commission: rate, from: start, to: end, with: &writer)
                 }
-                if index == firstPaid {
+                if index == firstPaidPeriod {
                     writer.count(.newPaid, on: start)
                 } else if let step = index > 0 ? TransactionStep(history, at: index) : nil {
                     switch step {

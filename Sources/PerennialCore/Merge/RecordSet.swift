@@ -58,13 +58,13 @@ public struct RecordSet: Hashable, Sendable, Codable {
         {
             guard transaction.supersedes(stored) else {
                 var completed = stored
-                completed.takeChargeFacts(from: transaction)
+                completed.takeFactsItLacks(from: transaction)
                 guard completed != stored else { return }
                 ledgers[position].remove(transactionID: stored.transactionID)
                 ledgers[position].insert(completed)
                 return
             }
-            transaction.takeChargeFacts(from: stored)
+            transaction.takeFactsItLacks(from: stored)
             ledgers[position].remove(transactionID: transaction.transactionID)
             if owner != transaction.originalTransactionID { removeLedgerIfEmpty(owner) }
         }
@@ -135,10 +135,33 @@ public struct RecordSet: Hashable, Sendable, Codable {
 }
 
 extension Transaction {
-    /// Fills the price and storefront from another version of the same transaction when this one
-    /// lacks them, as ``RecordSet`` merges versions.
-    fileprivate mutating func takeChargeFacts(from other: Transaction) {
+    /// Fills, from another version of the same transaction, the facts this one does not state,
+    /// as ``RecordSet`` merges versions: the newest version wins, but a receipt or a V1
+    /// notification (dated when answered, so often the newest) knows no price, storefront or
+    /// reason and no refund's type or share. Taking its version whole turned a billing recovery
+    /// into a resubscription and a prorated refund into a full one. Only what a transaction
+    /// cannot lose is taken; a refund the newest version no longer has stays reversed.
+    fileprivate mutating func takeFactsItLacks(from other: Transaction) {
         if price == nil { price = other.price }
         if storefront == nil { storefront = other.storefront }
+        if reason == nil { reason = other.reason }
+        if webOrderLineItemID == nil { webOrderLineItemID = other.webOrderLineItemID }
+        if subscriptionGroupID == nil { subscriptionGroupID = other.subscriptionGroupID }
+        if productType == nil { productType = other.productType }
+        if appAccountToken == nil { appAccountToken = other.appAccountToken }
+        if let known = other.offer {
+            if offer == nil {
+                offer = known
+            } else if offer?.type == known.type {
+                if offer?.id == nil { offer?.id = known.id }
+                if offer?.paymentMode == nil { offer?.paymentMode = known.paymentMode }
+                if offer?.period == nil { offer?.period = known.period }
+            }
+        }
+        if revocation != nil, let known = other.revocation {
+            if revocation?.reason == nil { revocation?.reason = known.reason }
+            if revocation?.type == nil { revocation?.type = known.type }
+            if revocation?.percentage == nil, revocation?.type == known.type { revocation?.percentage = known.percentage }
+        }
     }
 }
