@@ -27,6 +27,16 @@ struct RFC3339DateTests {
         #expect(RFC3339Date.parse(RFC3339Date.format(date)) == date)
     }
 
+    /// Apple's milliseconds come back as they were sent: 1795740890073 ms is 1795740890.0729999 s
+    /// as a Double, which was printed .072.
+    @Test(arguments: [Int64(1_795_740_890_073), 1_795_740_890_999, 1_697_679_936_001, -86_400_500, 0])
+    func millisecondsAreKept(milliseconds: Int64) {
+        let text = RFC3339Date.formatWithMilliseconds(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        let parsed = RFC3339Date.parse(text)
+        #expect(parsed.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } == milliseconds, "\(text)")
+        #expect(text.hasSuffix(String(format: ".%03dZ", Int(((milliseconds % 1000) + 1000) % 1000))), "\(text)")
+    }
+
     @Test func formatsLikeReceipts() {
         #expect(RFC3339Date.format(Date(timeIntervalSince1970: 1_697_679_936)) == "2023-10-19T01:45:36Z")
         #expect(RFC3339Date.format(Date(timeIntervalSince1970: 1_697_679_936.05)) == "2023-10-19T01:45:36.050Z")

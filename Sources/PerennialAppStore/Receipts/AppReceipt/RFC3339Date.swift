@@ -64,10 +64,11 @@ public enum RFC3339Date {
     /// (`2026-11-21T10:00:00.000Z`): Perennial's API format, computed directly because the format
     /// style costs microseconds per date and every answer carries several.
     public static func formatWithMilliseconds(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        let seconds = interval.rounded(.down)
-        let milliseconds = Int(((interval - seconds) * 1000).rounded(.down))
-        let totalSeconds = Int64(seconds)
+        // To the nearest millisecond: Apple's 1795740890073 ms is 1795740890.0729999 s as a
+        // Double, which rounded down printed .072.
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = Int(((totalMilliseconds % 1000) + 1000) % 1000)
+        let totalSeconds = (totalMilliseconds - Int64(milliseconds)) / 1000
         let secondOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
         let (year, month, day) = civilFromDays(Int((totalSeconds - Int64(secondOfDay)) / 86_400))
         guard (1000...9999).contains(year) else {
