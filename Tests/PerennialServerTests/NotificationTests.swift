@@ -87,6 +87,28 @@ import Testing
         }
     }
 
+    /// Pre-2021 V1 bodies spell production "PROD": a production app takes them (it refused them as
+    /// the wrong environment).
+    @Test func aV1BodyThatSaysPRODIsProduction() async throws {
+        var world = try StoreWorld(environment: .production)
+        let (transaction, bought) = try world.buy("pro.monthly")
+        let v1 = try #require(try bought.first?.v1Body())
+        var body = try #require(try JSONSerialization.jsonObject(with: v1) as? [String: Any])
+        var unified = try #require(body["unified_receipt"] as? [String: Any])
+        unified["environment"] = "PROD"
+        body["unified_receipt"] = unified
+        body["environment"] = "PROD"
+        let prod = try JSONSerialization.data(withJSONObject: body)
+        let server = try await ServerHarness(environments: [.production])
+        server.clock.now = world.state.now
+        try await server.test { client in
+            #expect(try await client.send(.get, "/v1/subscribers/alice/app-account-token").status == .ok)
+            let answer = try await client.notifyV1(prod)
+            #expect(answer.status == .ok, "\(answer.text)")
+        }
+        #expect(try await server.storage.purchase(ofTransaction: transaction.originalTransactionID) != nil)
+    }
+
     /// The transaction id a notification's signed transaction carries.
     private func transactionID(of notification: WireNotification) throws -> String {
         let signed = try #require(notification.payload.data?.signedTransactionInfo)

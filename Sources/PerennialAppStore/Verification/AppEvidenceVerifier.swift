@@ -285,8 +285,9 @@ public struct AppEvidenceVerifier: Sendable {
         guard let password = notification.password, ConstantTime.equals(password, secret) else { throw .wrongSharedSecret }
         let bundle = notification.bid ?? notification.unified_receipt?.latest_receipt_info?.first?.bid
         guard bundle == bundleID else { throw .wrongBundleID(expected: bundleID, actual: bundle) }
-        let claimed = (notification.unified_receipt?.environment ?? notification.environment).map { AppStoreEnvironment(rawValue: $0.rawValue) }
-        guard let environment = claimed, accepts(environment) else {
+        // Pre-2021 bodies spell production "PROD".
+        let claimed = notification.unified_receipt?.environment ?? notification.environment
+        guard let environment = claimed?.coreValue, accepts(environment) else {
             throw .wrongEnvironment(accepted: accepted, actual: claimed?.rawValue)
         }
         let records: EvidenceRecords
