@@ -8,7 +8,7 @@ import AsyncHTTPClient
 public import PerennialCore
 
 /// The router of every Perennial route, over `dependencies`: tests drive it in-process, and
-/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:webhookDelivery:webhookTransport:reconciliation:)``
+/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:servicesAfterMigration:webhookDelivery:webhookTransport:reconciliation:consumption:)``
 /// serves it.
 public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialRequestContext> {
     let router = Router(context: PerennialRequestContext.self)
@@ -42,6 +42,8 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
 ///   - clock: the server's "now", at which subscriptions are judged and jobs claim their work.
 ///   - wallClock: the real time, for what is judged outside the server (App Store Server API
 ///     tokens, webhook signature dates, Apple's rate limit); ``WallClock`` but in tests.
+///   - servicesAfterMigration: services that use the database (the demo's seeding), started once
+///     it is migrated: on a fresh PostgreSQL database, the seeding raced the migrations and lost.
 ///   - webhookDelivery: how the webhook job delivers events; nil turns it off. It claims nothing
 ///     while no app has an endpoint (the file's or one added through the admin API).
 ///   - webhookTransport: how webhook endpoints are reached; AsyncHTTPClient by default.
@@ -60,6 +62,7 @@ public func buildApplication(
     wallClock: any TimeSource = WallClock(),
     logger: Logger = Logger(label: "perennial.server"),
     services: [any Service] = [],
+    servicesAfterMigration: [any Service] = [],
     webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions(),
     webhookTransport: (any AppStoreHTTPTransport)? = nil,
     reconciliation: ReconciliationOptions? = ReconciliationOptions(),
@@ -113,7 +116,7 @@ public func buildApplication(
     var application = Application(
         router: buildRouter(dependencies: dependencies),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "perennial"),
-        services: services + jobs.map { AfterMigration(job: $0, gate: migrated) },
+        services: services + (jobs + servicesAfterMigration).map { AfterMigration(job: $0, gate: migrated) },
         logger: logger)
     application.beforeServerStarts {
         try await storage.migrate()

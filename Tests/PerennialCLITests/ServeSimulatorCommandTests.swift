@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PerennialLiveHarness
+import PerennialPostgres
 import PerennialSQLite
 import PerennialStorage
 import PerennialStorageContract
@@ -91,6 +92,38 @@ import Darwin
         #expect(printed.contains("http://127.0.0.1:\(simulatorPort)/simulator/v1/purchases"))
         #expect(printed.contains("App Store Server API http://127.0.0.1:\(simulatorPort)"))
         #expect(printed.contains("kid \(SimulatorServerAPIKeyTests.keyID)  iss \(SimulatorServerAPIKeyTests.issuerID)  bid com.example.perennial"))
+    }
+
+    /// `serve --simulator` on a fresh PostgreSQL database seeds the demo: the seeding waits for
+    /// the migrations (it raced them and lost, "relation \"evidence\" does not exist", leaving the
+    /// dashboard empty until a restart).
+    @Test(.enabled(if: ScratchDatabase.isAvailable)) func aFreshPostgreSQLDatabaseIsSeeded() async throws {
+        try await ScratchDatabase.with { database in
+            let directory = try CLIProcess.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let log = directory.appendingPathComponent("serve.log")
+            try Data().write(to: log)
+            let process = Process()
+            process.executableURL = try CLIProcess.executable()
+            process.arguments = [
+                "serve", "--simulator", "--port", String(try FreePort.loopback()), "--simulator-port", String(try FreePort.loopback()),
+                "--database", database.url,
+            ]
+            process.currentDirectoryURL = Self.repositoryRoot
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            var text = ""
+            for _ in 0..<1_200 where !text.contains("demo app seeded") && !text.contains("seeding the demo app failed") {
+                try await Task.sleep(for: .milliseconds(100))
+                text = try String(contentsOf: log, encoding: .utf8)
+            }
+            #expect(text.contains("demo app seeded"), "\(text.suffix(2_000))")
+            #expect(try await database.storage.evidenceCount() > 0)
+            kill(process.processIdentifier, SIGTERM)
+            #expect(await process.exited())
+        }
     }
 
     /// A restart on the demo's database is not seeded again (a second seed would move every seeded

@@ -22,9 +22,12 @@ extension ServeCommand {
     static let demoWebhookSecret = "whsec_demo"
 
     /// Adds the demo app to `configuration` and returns the services that run the simulator: its
-    /// HTTP application and the task that moves its wall clock. They join the server's service
+    /// HTTP application and the task that moves its wall clock, and the demo's seeding, which
+    /// writes to the database and so starts once it is migrated. They join the server's service
     /// group, so SIGTERM stops them with the server.
-    func sandboxServices(configuration: inout ServerConfiguration, storage: any SubscriberStorage, logger: Logger) throws -> [any Service] {
+    func sandboxServices(
+        configuration: inout ServerConfiguration, storage: any SubscriberStorage, logger: Logger
+    ) throws -> (services: [any Service], afterMigration: [any Service]) {
         let catalogPath = "Examples/catalog.json"
         let catalog: Catalog
         do {
@@ -85,7 +88,7 @@ extension ServeCommand {
             simulator: simulator, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: simulatorPort.value)),
             logger: simulatorLogger,
             onServerRunning: { _ in FileHandle.standardOutput.write(Data(quickStart.utf8)) })
-        return [application, SimulatorClockFollower(simulator: simulator, logger: simulatorLogger)] + seeding
+        return ([application, SimulatorClockFollower(simulator: simulator, logger: simulatorLogger)], seeding)
     }
 
     /// The key of `--server-api-key`, `--key-id` and `--issuer-id`, or nil without them; they

@@ -113,11 +113,16 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info("using PostgreSQL")
         }
 
-        if simulator { services += try sandboxServices(configuration: &configuration, storage: storage, logger: logger) }
+        var afterMigration: [any Service] = []
+        if simulator {
+            let sandbox = try sandboxServices(configuration: &configuration, storage: storage, logger: logger)
+            services += sandbox.services
+            afterMigration += sandbox.afterMigration
+        }
 
         let application = try buildApplication(
             configuration: configuration, storage: storage, environment: environment, metrics: ServerMetrics(registry: registry),
-            logger: logger, services: services, webhookDelivery: configuration.webhookDelivery.options)
+            logger: logger, services: services, servicesAfterMigration: afterMigration, webhookDelivery: configuration.webhookDelivery.options)
         logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
         do {
             try await application.runService()
