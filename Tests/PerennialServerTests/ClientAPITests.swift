@@ -145,6 +145,26 @@ import Testing
         #expect(try await server.storage.evidenceCount() == 0)
     }
 
+    /// An app user id with a control character is refused: SQLite cut `nul\0x` at the NUL (its
+    /// grants and purchases went to user `nul`), PostgreSQL refused it with a 503 and the driver's
+    /// error. The operator's move is held to the same rule.
+    @Test func anAppUserIdWithAControlCharacterIsRefused() async throws {
+        let server = try await ServerHarness()
+        try await server.test { client in
+            for path in ["/v1/subscribers/nul%00x", "/v1/subscribers/tab%09x/app-account-token"] {
+                let refused = try await client.send(.get, path)
+                #expect(refused.status == .badRequest && refused.errorCode == "malformedRequest", "\(path): \(refused.text)")
+                #expect(refused.text.contains("contains the control character U+00"), "\(refused.text)")
+            }
+            let moved = try await client.send(
+                .post, "/admin/v1/apps/\(ServerHarness.appID)/subscriptions/2000000000000001/move", key: ServerHarness.adminKey,
+                body: Data(#"{"toAppUserId": "tim\u0000"}"#.utf8))
+            #expect(moved.status == .badRequest && moved.text.contains("toAppUserId contains the control character U+0000"), "\(moved.text)")
+            #expect(try await client.send(.get, "/v1/subscribers/caf%C3%A9%20%F0%9F%98%80/app-account-token").status == .ok)
+        }
+        #expect(try await server.storage.evidenceCount() == 0)
+    }
+
     /// A wrong path or method is told as every refusal is, with a body naming what was asked.
     @Test func aRequestNoRouteAnswersGetsTheErrorBody() async throws {
         let server = try await ServerHarness()

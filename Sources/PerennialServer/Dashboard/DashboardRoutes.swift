@@ -136,7 +136,7 @@ struct DashboardRoutes: Sendable {
                 session: session, status: .ok
             ).response
         }
-        if query.count <= PathUser.maximumLength, try await !dependencies.storage.timeline(of: AppUserID(query)).isEmpty {
+        if PathUser.isPossible(query), try await !dependencies.storage.timeline(of: AppUserID(query)).isEmpty {
             let apps = dependencies.apps.apps
             if apps.count == 1, let only = apps.first {
                 return Response.redirect(to: Self.subscriberPath(app: only.id, user: query), type: .normal)

@@ -11,9 +11,25 @@ enum PathUser {
         guard let raw = context.parameters.get("appUserId") else { throw .notFound("no app user id in the path") }
         // Most ids need no decoding, and Foundation's decoder is a measurable part of a read.
         let decoded = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding : String(raw)
-        guard let decoded, !decoded.isEmpty, decoded.count <= maximumLength else {
-            throw .malformed("the app user id must be 1–\(maximumLength) characters, percent-encoded")
+        guard let decoded else { throw .malformed("the app user id must be percent-encoded") }
+        return try checked(decoded, named: "the app user id")
+    }
+
+    /// `text` as an app user id: 1 to ``maximumLength`` characters, none a control character. A
+    /// NUL is cut off by SQLite (`nul\0x` became `nul`, another user) and refused by PostgreSQL,
+    /// and no account system hands out the others.
+    static func checked(_ text: String, named name: String) throws(APIError) -> AppUserID {
+        guard !text.isEmpty, text.count <= maximumLength else {
+            throw .malformed("\(name) must be 1–\(maximumLength) characters, percent-encoded in a path")
         }
-        return AppUserID(decoded)
+        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            throw .malformed("\(name) contains the control character U+\(String(format: "%04X", control.value))")
+        }
+        return AppUserID(text)
+    }
+
+    /// Whether `text` could be an app user id (a search box's query, which is not refused).
+    static func isPossible(_ text: String) -> Bool {
+        (try? checked(text, named: "")) != nil
     }
 }

@@ -83,10 +83,7 @@ struct SupportRoutes: Sendable {
         actions.post("apps/:appId/subscriptions/:originalTransactionId/move") { request, context in
             let app = try app(context)
             let body = try await JSONResponse.decode(MoveRequest.self, from: request)
-            guard !body.toAppUserId.isEmpty, body.toAppUserId.count <= PathUser.maximumLength else {
-                throw APIError.malformed("toAppUserId must be 1–\(PathUser.maximumLength) characters")
-            }
-            let target = AppUserID(body.toAppUserId)
+            let target = try PathUser.checked(body.toAppUserId, named: "toAppUserId")
             let (original, owner) = try await ownedPurchase(context, in: app)
             guard owner != target else { throw APIError.malformed("\(original) already belongs to \(target)") }
             let records = try await dependencies.storage.records(ownedBy: owner, appBundleID: app.bundleID)
