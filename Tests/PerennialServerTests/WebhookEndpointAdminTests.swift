@@ -19,6 +19,8 @@ import Testing
             let cases: [(String, HTTPResponse.Status, String)] = [
                 (#"{"url": "ftp://hooks.example.com/a"}"#, .badRequest, "invalidURL"),
                 (#"{"url": "not a url"}"#, .badRequest, "invalidURL"),
+                // Past 2,048 characters (PostgreSQL's index refused it with a 503; SQLite took it).
+                (#"{"url": "https://hooks.example.com/\#(String(repeating: "a", count: 2_048))"}"#, .badRequest, "invalidURL"),
                 (#"{"url": "https://hooks.example.com/a", "eventTypes": ["renewal", "renewed"]}"#, .badRequest, "invalidEventTypes"),
                 (#"{"url": "https://hooks.example.com/a", "eventTypes": []}"#, .badRequest, "invalidEventTypes"),
                 (#"{"url": "https://hooks.example.com/a", "secret": "short"}"#, .badRequest, "weakSecret"),

@@ -108,7 +108,7 @@ extension AppContext {
                     throw .invalidValue(field: "apps.\(name).webhooks[\(index)].eventTypes", value: unknown, reason: "not a webhook event type")
                 }
                 guard WebhookTarget.canDeliver(to: endpoint.url) else {
-                    throw .invalidValue(field: "apps.\(name).webhooks[\(index)].url", value: endpoint.url.absoluteString, reason: "not an http(s) URL with a host")
+                    throw .invalidValue(field: "apps.\(name).webhooks[\(index)].url", value: endpoint.url.absoluteString, reason: "not an http(s) URL with a host of at most \(WebhookTarget.maximumURLLength) characters")
                 }
                 return WebhookTarget(
                     url: endpoint.url,

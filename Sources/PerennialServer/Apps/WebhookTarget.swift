@@ -12,11 +12,17 @@ public struct WebhookTarget: Sendable {
     /// The event types (the body's `type`) it is sent; nil for every type.
     public let eventTypes: Set<String>?
 
-    /// Whether events can be posted to `url`: http or https, with a host. The file's endpoints and
-    /// the admin API's are held to the same rule.
+    /// Whether events can be posted to `url`: http or https, with a host, at most
+    /// ``maximumURLLength`` characters. The file's endpoints and the admin API's are held to the
+    /// same rule.
     static func canDeliver(to url: URL) -> Bool {
         ["http", "https"].contains(url.scheme?.lowercased() ?? "") && url.host?.isEmpty == false
+            && url.absoluteString.utf8.count <= maximumURLLength
     }
+
+    /// Longer than any endpoint a receiver serves, short enough for PostgreSQL's index on the
+    /// endpoints' URLs (a 3,000-character URL was a 503 there and accepted on SQLite).
+    static let maximumURLLength = 2_048
 
     public init(url: URL, secret: [UInt8], eventTypes: Set<String>? = nil) {
         self.init(url: url, secrets: [secret], eventTypes: eventTypes)

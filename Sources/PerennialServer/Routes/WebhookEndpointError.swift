@@ -32,7 +32,8 @@ enum WebhookEndpointError: Error, HTTPResponseError, CodedError {
 
     var description: String {
         switch self {
-        case .invalidURL(let text): "url must be an absolute http or https URL with a host, got \"\(text)\""
+        case .invalidURL(let text):
+            "url must be an absolute http or https URL with a host, of at most \(WebhookTarget.maximumURLLength) characters, got \"\(text.prefix(200))\(text.count > 200 ? "…" : "")\""
         case .unknownEventTypes(let names):
             "not webhook event types: \(names.joined(separator: ", ")) (see docs/webhooks.md; omit eventTypes for every type)"
         case .emptyEventTypes: "eventTypes must name at least one type (omit it, or null, for every type; pause the endpoint to send nothing)"
