@@ -32,6 +32,24 @@ import Testing
         #expect(try await server.storage.timeline(of: "alice").map(\.entry.kind) == [.bound, .evidenceApplied])
     }
 
+    /// Apple's iOS 6 answer for a purchase that is not an auto-renewable subscription carries it
+    /// in `receipt` alone: the lifetime unlock is recorded (it was accepted, 200, and dropped).
+    @Test func anIOS6ReceiptOfALifetimeUnlockIsRecorded() async throws {
+        var world = try StoreWorld()
+        let (transaction, _) = try world.buy("lifetime")
+        let receipt = try TransactionReceiptAuthoring.receipt(of: transaction, pki: world.pki, configuration: StoreWorld.wire)
+        let server = try await ServerHarness(receipts: .verifyReceipt(SimulatedVerifyReceipt(world: world)))
+        server.clock.now = world.state.now.addingTimeInterval(5)
+        try await server.test { client in
+            let response = try await client.postReceipt(receipt, user: "alice")
+            #expect(response.status == .ok, "\(response.text)")
+            let answer = try response.decode(SubscriberResponse.self)
+            #expect(answer.subscriber.entitlements["pro"]?.isActive == true, "\(response.text)")
+            #expect(answer.subscriber.entitlements["pro"]?.transactionId == transaction.transactionID)
+        }
+        #expect(try await server.storage.purchase(ofTransaction: transaction.transactionID)?.owner == "alice")
+    }
+
     @Test func anExpiredSubscriptionsIOS6ReceiptAnswers21006AndIsStillApplied() async throws {
         var world = try StoreWorld()
         let (transaction, _) = try world.buy("pro.monthly")
