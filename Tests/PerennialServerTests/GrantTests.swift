@@ -88,6 +88,28 @@ import Testing
         #expect(try await server.storage.timeline(of: "alice").isEmpty)
     }
 
+    /// A timeline entry's instant is stored as seconds since 1970, which for some instants reads
+    /// back a unit in the last place before the grant's start: the grant is still shown active
+    /// in the entry that gave it, and not in the one that revoked it.
+    @Test func theTimelineShowsAGrantAsItsChangeLeftIt() async throws {
+        let candidates = (1...1_000).lazy.map { Date(timeIntervalSinceReferenceDate: 821_692_800 + Double($0) * 0.123_456_7) }
+        let now = try #require(candidates.first { Date(timeIntervalSince1970: $0.timeIntervalSince1970) < $0 })
+        let server = try await ServerHarness()
+        server.clock.now = now
+        try await server.test { client in
+            #expect(try await client.send(.get, "/v1/subscribers/alice/app-account-token").status == .ok)
+            let given = try await client.send(.post, Self.grants, key: ServerHarness.adminKey, body: Data(#"{"entitlementId": "pro", "duration": "P7D"}"#.utf8))
+            #expect(given.status == .created)
+            let grantID = try #require(try given.decode(SubscriberResponse.self).subscriber.grants?.first?.grantId)
+            #expect(try await client.send(.post, "\(Self.grants)/\(grantID)/revoke", key: ServerHarness.adminKey, body: Data("{}".utf8)).status == .ok)
+            let timeline = try await client.send(.get, "/admin/v1/subscribers/alice/timeline", key: ServerHarness.adminKey)
+            let entries = (try JSONSerialization.jsonObject(with: timeline.data) as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+            let grants = entries.compactMap { entry in (entry["kind"] as? String).map { ($0, (entry["grant"] as? [String: Any])?["isActive"] as? Bool) } }
+                .filter { $0.0 == "entitlementGranted" || $0.0 == "grantRevoked" }
+            #expect(grants.map(\.0) == ["entitlementGranted", "grantRevoked"] && grants.map(\.1) == [true, false], "\(grants)")
+        }
+    }
+
     /// The century is the limit, not past it, at any instant: the end and the limit are computed
     /// with one calendar (they were not, and a grant of P100Y was refused at some instants).
     @Test func aGrantOfExactlyACenturyIsGivenAtAnyInstant() async throws {

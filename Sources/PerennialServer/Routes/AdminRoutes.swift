@@ -55,7 +55,13 @@ struct AdminRoutes: Sendable {
                         TimelineResponse.Failure(error: $0.error, attempts: $0.attempts, nextAttemptAt: $0.nextAttemptAt)
                     },
                     requestedBy: entry.entry.detail.action.map { TimelineResponse.RequestedBy(admin: $0.admin, action: $0.action, reason: $0.reason) },
-                    grant: entry.entry.detail.grant.map { SubscriberResponse.Grant($0, at: entry.entry.at) },
+                    grant: entry.entry.detail.grant.map { grant in
+                        // The entry's instant comes back from storage through seconds since 1970,
+                        // at times a unit in the last place before the grant's own instant of the
+                        // change (a new grant then read as not yet active): judged at the later.
+                        let changed = entry.entry.kind == .grantRevoked ? grant.revokedAt ?? entry.entry.at : grant.startsAt
+                        return SubscriberResponse.Grant(grant, at: max(entry.entry.at, changed))
+                    },
                     refundRequest: entry.entry.detail.consumption, retention: entry.entry.detail.retention,
                     appPurchase: entry.entry.detail.appPurchase.map(SubscriberResponse.AppTransaction.init))
             })
