@@ -16,14 +16,7 @@ import Testing
     @Test func aRefundWhoseNotificationWasLostIsAppliedFromTheRefundHistory() async throws {
         let clock = TestClock(StoreWorld.start)
         let apple = try SimulatedApple(store: SimulatedStore(world: try StoreWorld(environment: .production)), clock: clock)
-        let pki = try StoreWorld.sharedPKI.get()
-        let app = AppConfiguration(
-            id: ServerHarness.appID, bundleID: StoreWorld.bundleID, appAppleID: 1_234_567_890, catalog: .catalog(StoreWorld.catalog),
-            environments: [.production], publicKeys: [SecretValue(ServerHarness.publicKey)], trustedRoots: [.certificates([pki.jws.root])],
-            serverAPI: SigningKeyConfiguration(
-                keyID: SimulatedApple.keyID, privateKey: SecretValue(apple.key.pemRepresentation), issuerID: SimulatedApple.issuerID,
-                baseURL: SimulatedApple.serverAPIBaseURL))
-        let server = try await ServerHarness(apps: [app], transport: apple)
+        let server = try await ServerHarness(apps: [try apple.productionApp()], transport: apple)
         let (signed, _) = try await apple.store.buy("pro.monthly")
         let bought = try JSONSerialization.jsonObject(with: try JWSDecoding.unverifiedPayload(of: signed)) as? [String: Any]
         let original = try #require(bought?["originalTransactionId"] as? String)

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import PerennialAppStore
 import PerennialCore
+import PerennialServer
 import PerennialSimulator
 
 /// Apple's verifyReceipt and App Store Server API over one ``SimulatedStore``, reached through the
@@ -26,6 +27,16 @@ final class SimulatedApple: AppStoreHTTPTransport, @unchecked Sendable {
         responder = ServerAPIResponder(
             credentials: ServerAPICredentials(issuerID: Self.issuerID, bundleID: StoreWorld.bundleID, keyID: Self.keyID, publicKey: key.publicKey),
             pki: try StoreWorld.sharedPKI.get(), environment: .production, appAppleID: 1_234_567_890)
+    }
+
+    /// The harness's production app, asking this simulated Apple through its Server API key.
+    func productionApp() throws -> AppConfiguration {
+        AppConfiguration(
+            id: ServerHarness.appID, bundleID: StoreWorld.bundleID, appAppleID: 1_234_567_890, catalog: .catalog(StoreWorld.catalog),
+            environments: [.production], publicKeys: [SecretValue(ServerHarness.publicKey)],
+            trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])],
+            serverAPI: SigningKeyConfiguration(
+                keyID: Self.keyID, privateKey: SecretValue(key.pemRepresentation), issuerID: Self.issuerID, baseURL: Self.serverAPIBaseURL))
     }
 
     /// The next `count` requests (of `method`, when given) get `response` instead of an answer.
