@@ -28,8 +28,9 @@ public struct SubscriberEvent: Hashable, Sendable, Codable, Identifiable {
     /// For redeemed offers.
     public var offer: Offer?
     /// Set on the events a purchase's new owner gets as it moves to them from this app user (a
-    /// transfer, an operator's move): they restate the purchase's history for its new owner and
-    /// are no new sale, so revenue counted from them would be counted twice.
+    /// transfer, an operator's move) that this user was told already: they restate the purchase's
+    /// history for its new owner and are no new sale, so revenue counted from them would be
+    /// counted twice.
     public var movedFrom: String?
 
     public init(

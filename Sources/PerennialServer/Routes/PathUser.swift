@@ -11,7 +11,7 @@ enum PathUser {
         guard let raw = context.parameters.get("appUserId") else { throw .notFound("no app user id in the path") }
         // Most ids need no decoding, and Foundation's decoder is a measurable part of a read.
         let decoded = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding : String(raw)
-        guard let decoded else { throw .malformed("the app user id must be percent-encoded") }
+        guard let decoded else { throw .malformed("the app user id must be percent-encoded in the path") }
         return try checked(decoded, named: "the app user id")
     }
 
@@ -20,7 +20,7 @@ enum PathUser {
     /// and no account system hands out the others.
     static func checked(_ text: String, named name: String) throws(APIError) -> AppUserID {
         guard !text.isEmpty, text.count <= maximumLength else {
-            throw .malformed("\(name) must be 1–\(maximumLength) characters, percent-encoded in a path")
+            throw .malformed("\(name) must be 1–\(maximumLength) characters")
         }
         if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
             throw .malformed("\(name) contains the control character U+\(String(format: "%04X", control.value))")

@@ -68,9 +68,9 @@ public struct EvidenceApplier: Sendable {
             let view = engine.view(of: RecordSet(records), at: now)
             let events = engine.events(from: before.view, to: view)
             plan.views[user] = view
-            let movedIn = plan.ownershipChanges.filter { $0.decision == .transferred && $0.presenter == user }
+            let toldBefore = eventsToldBefore(movingTo: user, snapshot: snapshot, plan: plan)
             for var event in events {
-                event.movedFrom = movedIn.first { $0.originalTransactionID == event.originalTransactionID }?.previousOwner.rawValue
+                event.movedFrom = toldBefore[event.id]
                 plan.outbox.append(try OutboxEntry.Draft(event, of: user, appBundleID: evidence.appBundleID))
             }
             if !owned.isEmpty {
@@ -89,6 +89,22 @@ public struct EvidenceApplier: Sendable {
         scheduleChecks(touched, owners: owners, merged: merged, now: now, into: &plan)
         if maintainsAnalytics { countAnalytics(touched, stored: snapshot.records, merged: merged, into: &plan) }
         return plan
+    }
+
+    /// The events the previous owners of the purchases moving to `user` were already told, by id,
+    /// with who was told: the new owner gets them again (its view starts without the purchase), and
+    /// they are marked ``PerennialCore/SubscriberEvent/movedFrom``. What the moving evidence itself
+    /// adds (a renewal, a refund presented with the move) is new to both and stays unmarked. Event
+    /// ids are a pure function of the event, so the same event has the same id for either owner.
+    private func eventsToldBefore(movingTo user: AppUserID, snapshot: StorageSnapshot, plan: WritePlan) -> [String: String] {
+        var told: [String: String] = [:]
+        for change in plan.ownershipChanges where change.decision == .transferred && change.presenter == user {
+            guard let previous = snapshot.users[change.previousOwner]?.view else { continue }
+            for event in engine.events(from: nil, to: previous) where event.originalTransactionID == change.originalTransactionID {
+                told[event.id] = change.previousOwner.rawValue
+            }
+        }
+        return told
     }
 
     /// Replaces each touched subscription's analytics contribution: facts are a pure function of

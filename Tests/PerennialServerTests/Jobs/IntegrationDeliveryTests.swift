@@ -49,17 +49,24 @@ import Testing
                 transport: receiver, clock: clock)
         }
 
-        /// Alice (or `user`) buys pro.monthly at 4.99 USD an hour before the clock: one `initialPurchase`.
-        func purchase(by user: AppUserID = "alice") async throws -> OutboxEntry {
-            let purchased = clock.now.addingTimeInterval(-3600)
-            let transaction = Transaction(
-                transactionID: "1001", originalTransactionID: "1001", bundleID: StoreWorld.bundleID, productID: "pro.monthly",
-                productType: .autoRenewable, subscriptionGroupID: "premium", purchaseDate: purchased, originalPurchaseDate: purchased,
-                expiresDate: purchased.addingTimeInterval(30 * 86_400), reason: .purchase, price: Money(milliUnits: 4_990, currency: "USD"),
-                environment: .sandbox, provenance: Provenance(source: .signedTransaction, versionDate: purchased, isSigned: true))
+        /// Alice (or `user`) buys pro.monthly at 4.99 USD an hour before the clock started: one
+        /// `initialPurchase`; `renewed`, with its first renewal (a month later) beside it.
+        func purchase(by user: AppUserID = "alice", renewed: Bool = false) async throws -> OutboxEntry {
+            let purchased = StoreWorld.start.addingTimeInterval(-3600)
+            func period(_ id: String, _ number: Int) -> Transaction {
+                let start = purchased.addingTimeInterval(Double(number) * 30 * 86_400)
+                return Transaction(
+                    transactionID: id, originalTransactionID: "1001", bundleID: StoreWorld.bundleID, productID: "pro.monthly",
+                    productType: .autoRenewable, subscriptionGroupID: "premium", purchaseDate: start, originalPurchaseDate: purchased,
+                    expiresDate: start.addingTimeInterval(30 * 86_400), reason: number == 0 ? .purchase : .renewal,
+                    price: Money(milliUnits: 4_990, currency: "USD"), environment: .sandbox,
+                    provenance: Provenance(source: .signedTransaction, versionDate: start, isSigned: true))
+            }
+            let transactions = [period("1001", 0)] + (renewed ? [period("1002", 1)] : [])
             let evidence = IncomingEvidence(
-                appBundleID: StoreWorld.bundleID, kind: .signedTransaction, idempotencyKey: "purchase-1001-\(user)", raw: Data("1001 \(user)".utf8),
-                receivedAt: clock.now, records: EvidenceRecords(transactions: [transaction]), presentedBy: user, environment: .sandbox)
+                appBundleID: StoreWorld.bundleID, kind: .signedTransaction, idempotencyKey: "purchase-\(transactions.count)-\(user)",
+                raw: Data("\(transactions.count) \(user)".utf8), receivedAt: clock.now, records: EvidenceRecords(transactions: transactions),
+                presentedBy: user, environment: .sandbox)
             _ = try await storage.apply(evidence, with: apps.apps[0].applier, now: clock.now)
             return try #require(try await storage.listDeliveries(state: .pending, limit: 10).first).entry
         }
@@ -139,19 +146,24 @@ import Testing
 
     /// A purchase presented again under another account (a restore after signing in anew) moves
     /// to it and its history is told to the new owner: but its charge was booked already, so the
-    /// services get no revenue a second time (three accounts booked it three times).
+    /// services get no revenue a second time (three accounts booked it three times). A renewal
+    /// the move brings with it is new to both, and is booked.
     @Test func aMovedPurchaseBooksNoRevenueAgain() async throws {
         let world = try await World()
         _ = try await world.purchase(by: "alice")
         _ = await world.service.deliverDue()
-        _ = try await world.purchase(by: "jack")
-        world.clock.now = world.clock.now.addingTimeInterval(1)
-        _ = await world.service.deliverDue()
+        world.clock.now = world.clock.now.addingTimeInterval(31 * 86_400)
+        _ = try await world.purchase(by: "jack", renewed: true)
+        // One event per subscriber at a time, in order.
+        while try await !world.storage.listDeliveries(state: .pending, limit: 10).isEmpty { _ = await world.service.deliverDue() }
         let amplitude = await world.receiver.requests.filter { $0.url.host == "amplitude.test" }.map(\.bodyText)
         let purchases = amplitude.filter { $0.contains(#""event_type":"initialPurchase""#) }
         #expect(purchases.count == 2 && purchases[0].contains(#""user_id":"alice""#) && purchases[0].contains(#""revenue":4.99"#))
         #expect(purchases.count == 2 && purchases[1].contains(#""user_id":"jack""#) && !purchases[1].contains("revenue"), "\(purchases)")
         #expect(purchases.count == 2 && purchases[1].contains(#""moved_from":"alice""#))
+        let renewals = amplitude.filter { $0.contains(#""event_type":"renewal""#) }
+        #expect(renewals.count == 1 && renewals[0].contains(#""user_id":"jack""#) && renewals[0].contains(#""revenue":4.99"#), "\(renewals)")
+        #expect(renewals.count == 1 && !renewals[0].contains("moved_from"))
         let slack = await world.receiver.requests.filter { $0.url.host == "hooks.slack.test" }.map(\.bodyText)
         #expect(slack.contains { $0.contains("New subscriber: jack · pro.monthly · 4.99 USD · moved from alice") }, "\(slack)")
     }
