@@ -4,15 +4,19 @@ import PostgresNIO
 
 /// The analytics counters' reads and the rebuild's statements (``PerennialStorage/AnalyticsStorage``).
 enum PostgresAnalyticsStatements {
-    /// The change counters summed over every day before the range, then the range's rows.
+    /// The change counters summed over every day before the range, then the range's rows; all of
+    /// them as one row of arrays, column by column: PostgresNIO costs about 2 µs a row (a year by
+    /// day is some 35,000 rows, 60–75 ms), an element of an array far less.
     struct Counters: PostgresPreparedStatement {
         static let sql = """
-            SELECT metric, $4::int4 - 1, segment, currency, SUM(value)::int8 FROM analytics_counters
-            WHERE app_bundle_id = $1 AND environment = $2 AND dimension = $3 AND day < $4 AND metric < 10
-            GROUP BY metric, segment, currency
-            UNION ALL
-            SELECT metric, day, segment, currency, value FROM analytics_counters
-            WHERE app_bundle_id = $1 AND environment = $2 AND dimension = $3 AND day >= $4 AND day <= $5 AND value <> 0
+            SELECT array_agg(metric), array_agg(day), array_agg(segment), array_agg(currency), array_agg(value) FROM (
+                SELECT metric, $4::int4 - 1 AS day, segment, currency, SUM(value)::int8 AS value FROM analytics_counters
+                WHERE app_bundle_id = $1 AND environment = $2 AND dimension = $3 AND day < $4 AND metric < 10
+                GROUP BY metric, segment, currency
+                UNION ALL
+                SELECT metric, day, segment, currency, value FROM analytics_counters
+                WHERE app_bundle_id = $1 AND environment = $2 AND dimension = $3 AND day >= $4 AND day <= $5 AND value <> 0
+            ) AS counters
             """
         let request: AnalyticsCounterRequest
 
@@ -26,9 +30,18 @@ enum PostgresAnalyticsStatements {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> AnalyticsCounterRow {
-            let (metric, day, segment, currency, value) = try row.decode((Int32, Int32, String, String, Int64).self)
-            return AnalyticsCounterRow(metric: AnalyticsMetric(rawValue: Int(metric)), day: Int(day), segment: segment, currency: currency, value: value)
+        /// Every counter row; none when the arrays are null (no row matched).
+        func decodeRow(_ row: PostgresRow) throws -> [AnalyticsCounterRow] {
+            let (metrics, days, segments, currencies, values) = try row.decode(([Int32]?, [Int32]?, [String]?, [String]?, [Int64]?).self)
+            guard let metrics, let days, let segments, let currencies, let values else { return [] }
+            guard days.count == metrics.count, segments.count == metrics.count, currencies.count == metrics.count, values.count == metrics.count else {
+                throw StorageError.corruptRow(table: "analytics_counters", key: request.appBundleID, reason: "the counters' columns differ in length")
+            }
+            return metrics.indices.map { index in
+                AnalyticsCounterRow(
+                    metric: AnalyticsMetric(rawValue: Int(metrics[index])), day: Int(days[index]), segment: segments[index],
+                    currency: currencies[index], value: values[index])
+            }
         }
     }
 

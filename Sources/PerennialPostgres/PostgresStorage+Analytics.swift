@@ -5,7 +5,7 @@ import PostgresNIO
 extension PostgresStorage {
     public func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] {
         try await withRows("read analytics counters of \(request.appBundleID)") { rows in
-            try await rows.all(PostgresAnalyticsStatements.Counters(request: request))
+            try await rows.all(PostgresAnalyticsStatements.Counters(request: request)).first ?? []
         }
     }
 
@@ -21,6 +21,10 @@ extension PostgresStorage {
             try await lock.connection.query("SELECT pg_advisory_lock(\(Self.rebuildLockClass), hashtext(current_schema()))", logger: lock.logger)
             do {
                 let rebuild = try await correctAnalytics(with: try await analyticsSnapshot(apps: apps))
+                // The counters were just rewritten: fresh statistics let the next report's plan use
+                // them (on a table filled since the last ANALYZE the planner expected one row and
+                // walked the index, a heap page a row: 27,000 pages where a scan reads 730).
+                try await lock.connection.query("ANALYZE analytics_counters", logger: lock.logger)
                 try await lock.connection.query("SELECT pg_advisory_unlock(\(Self.rebuildLockClass), hashtext(current_schema()))", logger: lock.logger)
                 return rebuild
             } catch {

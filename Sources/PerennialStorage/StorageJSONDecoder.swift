@@ -1,4 +1,5 @@
 import Foundation
+import PerennialCore
 
 /// Decodes stored rows' JSON (what ``StorageJSON/encode(_:what:)`` wrote) the way Foundation's
 /// `JSONDecoder` with its default strategies does, about four times faster.
@@ -15,6 +16,9 @@ import Foundation
 enum StorageJSONDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         let tape = try Tape(bytes)
+        if let record = T.self as? any StoredRecord.Type {
+            return try record.init(stored: Members(tape: tape, node: 0, member: false)) as! T
+        }
         return try tape.decode(type, at: 0, member: false)
     }
 
@@ -272,27 +276,65 @@ enum StorageJSONDecoder {
         /// The value node of `key` in the object at `node`, nil when the key is absent.
         func member(_ key: some CodingKey, of node: Int) -> Int? {
             var name = key.stringValue
-            return name.withUTF8 { name in
-                bytes.withUnsafeBufferPointer { bytes in
-                    var child = node + 1
-                    let end = nodes[node].next
-                    while child < end {
-                        let keyNode = nodes[child]
-                        if keyNode.kind == .string {
-                            // Length, then the first byte, then the rest: most keys differ early.
-                            if keyNode.end - keyNode.start == name.count,
-                                name.isEmpty || (bytes[keyNode.start] == name[0] && memcmp(bytes.baseAddress! + keyNode.start, name.baseAddress!, name.count) == 0)
-                            {
-                                return child + 1
-                            }
-                        } else if (try? unescape(keyNode.start, keyNode.end))?.utf8.elementsEqual(name) == true {
-                            return child + 1
-                        }
-                        child = nodes[child + 1].next
-                    }
-                    return nil
-                }
+            return name.withUTF8 { member($0, of: node) }
+        }
+
+        /// The value node of the key whose UTF-8 is `name` in the object at `node`, nil when absent.
+        func member(_ name: UnsafeBufferPointer<UInt8>, of node: Int) -> Int? {
+            var child = node + 1
+            let end = nodes[node].next
+            while child < end {
+                if isKey(child, name) { return child + 1 }
+                child = nodes[child + 1].next
             }
+            return nil
+        }
+
+        /// Whether the keys of the object at `node` are unescaped and in ascending byte order.
+        func keysAscend(in node: Int) -> Bool {
+            var child = node + 1
+            let end = nodes[node].next
+            var previous: Int?
+            while child < end {
+                guard nodes[child].kind == .string else { return false }
+                if let previous, !precedes(previous, child) { return false }
+                previous = child
+                child = nodes[child + 1].next
+            }
+            return true
+        }
+
+        /// Whether the (unescaped) key node `node` sorts before `name`, byte by byte.
+        func key(_ node: Int, precedes name: UnsafeBufferPointer<UInt8>) -> Bool {
+            let keyNode = nodes[node]
+            return bytes.withUnsafeBufferPointer { bytes in
+                Self.ascending(UnsafeBufferPointer(rebasing: bytes[keyNode.start..<keyNode.end]), name)
+            }
+        }
+
+        private func precedes(_ first: Int, _ second: Int) -> Bool {
+            let (a, b) = (nodes[first], nodes[second])
+            return bytes.withUnsafeBufferPointer { bytes in
+                Self.ascending(UnsafeBufferPointer(rebasing: bytes[a.start..<a.end]), UnsafeBufferPointer(rebasing: bytes[b.start..<b.end]))
+            }
+        }
+
+        private static func ascending(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            let common = min(a.count, b.count)
+            let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+            return order < 0 || (order == 0 && a.count < b.count)
+        }
+
+        /// Whether the key node `node` is `name`.
+        func isKey(_ node: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+            let keyNode = nodes[node]
+            guard keyNode.kind == .string else { return (try? unescape(keyNode.start, keyNode.end))?.utf8.elementsEqual(name) == true }
+            // Length, then the first byte, then the rest: most keys differ early.
+            guard keyNode.end - keyNode.start == name.count else { return false }
+            return name.isEmpty
+                || bytes.withUnsafeBufferPointer { bytes in
+                    bytes[keyNode.start] == name[0] && memcmp(bytes.baseAddress! + keyNode.start, name.baseAddress!, name.count) == 0
+                }
         }
 
         /// The keys and value nodes of the object at `node`, in document order.
@@ -481,6 +523,77 @@ enum StorageJSONDecoder {
                 }
             }
             nodes.append(Tape.Node(kind: .number, start: start, end: position, next: nodes.count + 1, count: 0))
+        }
+    }
+
+    /// An object's members as a ``StoredRecord`` reads them: by key, each decoded as its type's
+    /// `Decodable` conformance would: an `OpenValue` (`value`) from its string, a nested record
+    /// (`record`) directly, anything else (`decode`) as ``Tape/decode(_:at:member:)`` does.
+    ///
+    /// A record asks for its keys in the order the encoder wrote them (their UTF-8 bytes'), so each
+    /// is found at the member after the last one read and reading a record is one pass; a key
+    /// asked out of that order, or absent, is searched for in the whole object.
+    struct Members {
+        let tape: Tape
+        let node: Int
+        /// The key node of the member after the last one read.
+        private var cursor: Int
+        /// Whether the object's keys are in ascending byte order (as the encoder writes them), so
+        /// that a key not at the cursor is after it or absent; checked at the first such key.
+        private var keysAscend: Bool?
+
+        init(tape: Tape, node: Int, member: Bool) throws {
+            guard tape.nodes[node].kind == .object else { throw tape.mismatch([String: Any].self, at: node, member: member) }
+            self.tape = tape
+            self.node = node
+            self.cursor = node + 1
+        }
+
+        /// `key` is a record's key literal, several ASCII characters: a pointer to its UTF-8.
+        private mutating func node(_ key: StaticString) -> Int? {
+            let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+            let end = tape.nodes[node].next
+            if cursor < end, tape.isKey(cursor, name) {
+                let value = cursor + 1
+                cursor = tape.nodes[value].next
+                return value
+            }
+            if keysAscend == nil { keysAscend = tape.keysAscend(in: node) }
+            guard keysAscend == true else { return tape.member(name, of: node) }
+            // Keys in order: skip those before `name`; if the next is not `name`, it is absent.
+            while cursor < end, tape.key(cursor, precedes: name) { cursor = tape.nodes[cursor + 1].next }
+            guard cursor < end, tape.isKey(cursor, name) else { return nil }
+            let value = cursor + 1
+            cursor = tape.nodes[value].next
+            return value
+        }
+
+        private mutating func required(_ key: StaticString) throws -> Int {
+            guard let value = node(key) else { throw tape.missing(Tape.MemberKey(stringValue: "\(key)")) }
+            return value
+        }
+
+        /// Absent and null are both nil, as `decodeIfPresent` has it.
+        private mutating func present(_ key: StaticString) -> Int? {
+            guard let value = node(key), !tape.isNull(value) else { return nil }
+            return value
+        }
+
+        mutating func decode<T: Decodable>(_ key: StaticString) throws -> T { try tape.decode(T.self, at: try required(key), member: true) }
+        mutating func decodeIfPresent<T: Decodable>(_ key: StaticString) throws -> T? {
+            try present(key).map { try tape.decode(T.self, at: $0, member: true) }
+        }
+
+        mutating func value<V: OpenValue>(_ key: StaticString) throws -> V { V(rawValue: try tape.string(at: try required(key), member: true)) }
+        mutating func valueIfPresent<V: OpenValue>(_ key: StaticString) throws -> V? {
+            try present(key).map { V(rawValue: try tape.string(at: $0, member: true)) }
+        }
+
+        mutating func record<R: StoredRecord>(_ key: StaticString) throws -> R {
+            try R(stored: Members(tape: tape, node: try required(key), member: true))
+        }
+        mutating func recordIfPresent<R: StoredRecord>(_ key: StaticString) throws -> R? {
+            try present(key).map { try R(stored: Members(tape: tape, node: $0, member: true)) }
         }
     }
 

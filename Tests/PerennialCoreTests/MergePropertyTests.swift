@@ -86,6 +86,24 @@ struct MergePropertyTests {
         }
     }
 
+    /// A rebuild builds each ledger from its stored rows (one version of each transaction) without
+    /// the merge: it must be the ledger the merge gives, summary included, in any row order.
+    @Test("a ledger built from stored records is the merged ledger")
+    func ledgerFromStoredRecords() {
+        let reference = stream.reduce(into: RecordSet()) { $0.merge($1) }
+        var generator = SeededRandomNumberGenerator(seed: 0x1ED6_E5)
+        for ledger in reference.ledgers {
+            for _ in 0..<20 {
+                let stored = SubscriptionLedger(
+                    originalTransactionID: ledger.originalTransactionID, stored: ledger.transactions.shuffled(using: &generator),
+                    renewalInfo: ledger.renewalInfo)
+                // Equal ledgers: the same transactions in the same order, the same summary.
+                #expect(stored == ledger)
+            }
+        }
+        #expect(reference.ledgers.count == 3)
+    }
+
     @Test("merging evidence already held changes nothing")
     func idempotent() {
         let once = stream.reduce(into: RecordSet()) { $0.merge($1) }

@@ -49,6 +49,50 @@ import Testing
         #expect(try StorageJSON.decode([RenewalInfo].self, from: data, table: "test", key: "k") == [info, info])
     }
 
+    /// Transactions and renewal infos are read straight off the parsed document, not through
+    /// their `Decodable` conformances (`StoredRecord`): each must read every field, nested records
+    /// included, whatever the order of the keys, ignoring keys it does not know.
+    @Test func storedRecordsReadEveryFieldInAnyKeyOrder() throws {
+        let transaction = Self.transaction(2)
+        let info = RenewalInfo(
+            originalTransactionID: "1", productID: "p", autoRenewProductID: "q", willAutoRenew: true, expirationReason: .voluntary,
+            isInBillingRetry: true, gracePeriodExpiresDate: Date(timeIntervalSinceReferenceDate: 1.5), priceIncreaseStatus: PriceIncreaseStatus(rawValue: "customerConsented"),
+            offer: Offer(type: .promotional, id: "promo", paymentMode: .payAsYouGo, period: "P1M"), renewalPrice: Money(milliUnits: 4_990, currency: "USD"),
+            renewalDate: Date(timeIntervalSinceReferenceDate: 2.25), recentSubscriptionStartDate: Date(timeIntervalSinceReferenceDate: -3),
+            eligibleWinBackOfferIDs: ["a", "日本"], appAccountToken: UUID(), environment: .sandbox,
+            provenance: Provenance(source: .serverAPI, versionDate: Date(timeIntervalSinceReferenceDate: 3), isSigned: false))
+        // A field added to a record and not to the fixtures would go untested here.
+        #expect(Self.unsetFields(of: transaction).isEmpty, "set every field: \(Self.unsetFields(of: transaction))")
+        #expect(Self.unsetFields(of: info).isEmpty, "set every field: \(Self.unsetFields(of: info))")
+
+        try Self.expectReadInAnyKeyOrder(transaction)
+        try Self.expectReadInAnyKeyOrder(info)
+    }
+
+    static func expectReadInAnyKeyOrder<Record: Codable & Equatable>(_ record: Record) throws {
+        let sorted = try StorageJSON.encode(record, what: "test")
+        let declarationOrder = try JSONEncoder().encode(record)
+        #expect(sorted != declarationOrder, "the fixture's keys are already sorted in declaration order")
+        // Unknown keys before, among and after the known ones.
+        let text = #"{"aaa":[1,{"b":2}],"m":null,"# + String(decoding: sorted, as: UTF8.self).dropFirst().dropLast() + #","zzz":{}}"#
+        for json in [sorted, declarationOrder, Data(text.utf8)] {
+            #expect(try StorageJSON.decode(Record.self, from: json, table: "t", key: "k") == record, "\(String(decoding: json, as: UTF8.self))")
+        }
+    }
+
+    /// The paths of the fields of `value`, nested records included, that are nil.
+    static func unsetFields(of value: Any, path: String = "") -> [String] {
+        Mirror(reflecting: value).children.flatMap { child -> [String] in
+            let name = path + (child.label ?? "?")
+            let field = Mirror(reflecting: child.value)
+            if field.displayStyle == .optional {
+                guard let wrapped = field.children.first?.value else { return [name] }
+                return Mirror(reflecting: wrapped).displayStyle == .struct && !(wrapped is Date) ? unsetFields(of: wrapped, path: name + ".") : []
+            }
+            return field.displayStyle == .struct && !(child.value is Date) && !(child.value is UUID) ? unsetFields(of: child.value, path: name + ".") : []
+        }
+    }
+
     struct Everything: Codable, Equatable {
         var data: Data
         var url: URL

@@ -20,6 +20,18 @@ public struct SubscriptionLedger: Hashable, Sendable {
         self.renewalInfo = nil
     }
 
+    /// The ledger of one subscription's stored records: one version of each transaction, all of
+    /// `originalTransactionID`, as storage keeps them; the same ledger ``RecordSet`` merges from
+    /// them. A rebuild builds a million: through the merge, each hashed its ids into two tables
+    /// only to find nothing to merge.
+    public init(originalTransactionID: String, stored transactions: consuming [Transaction], renewalInfo: RenewalInfo?) {
+        transactions.sort(by: Transaction.inPurchaseOrder)
+        self.originalTransactionID = originalTransactionID
+        self.transactions = transactions
+        self.renewalInfo = renewalInfo
+        summary = HistorySummary(self.transactions)
+    }
+
     var isEmpty: Bool { transactions.isEmpty && renewalInfo == nil }
 
     /// The stored version of a transaction, if any.

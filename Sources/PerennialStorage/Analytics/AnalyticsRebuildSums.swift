@@ -106,16 +106,16 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
         var summed = 0
         do throws(StorageError) {
             for subscription in slice {
-                var records = EvidenceRecords()
+                var transactions: [Transaction] = []
+                transactions.reserveCapacity(subscription.transactions.count)
                 for json in subscription.transactions {
-                    records.transactions.append(
-                        try StorageJSON.decode(Transaction.self, from: json, table: "transactions", key: subscription.id))
+                    transactions.append(try StorageJSON.decode(Transaction.self, from: json, table: "transactions", key: subscription.id))
                 }
-                if let json = subscription.renewalInfo {
-                    records.renewalInfos.append(
-                        try StorageJSON.decode(RenewalInfo.self, from: json, table: "renewal_infos", key: subscription.id))
+                let renewalInfo = try subscription.renewalInfo.map { json throws(StorageError) in
+                    try StorageJSON.decode(RenewalInfo.self, from: json, table: "renewal_infos", key: subscription.id)
                 }
-                guard let ledger = RecordSet(records).ledger(originalTransactionID: subscription.id) else { continue }
+                guard !transactions.isEmpty || renewalInfo != nil else { continue }
+                let ledger = SubscriptionLedger(originalTransactionID: subscription.id, stored: transactions, renewalInfo: renewalInfo)
                 subscription.facts.add(ledger, to: &sums[subscription.app, default: AnalyticsCounters()])
                 summed += 1
             }
