@@ -63,10 +63,10 @@ extension PostgresStorage {
                 for (id, app) in batch {
                     if let facts = apps[app] { known[id] = (app, facts) } else { unknownApps[app, default: 0] += 1 }
                 }
-                var transactions: [String: [String]] = [:]
-                var renewalInfos: [String: String] = [:]
+                var transactions: [String: [[UInt8]]] = [:]
+                var renewalInfos: [String: [UInt8]] = [:]
                 for (kind, id, json) in try await rows.all(PostgresStatements.RecordsOfPurchases(originalTransactionIDs: Array(known.keys))) {
-                    if kind == 0 { transactions[id, default: []].append(json) } else { renewalInfos[id] = json }
+                    if kind == 0 { transactions[id, default: []].append(Array(json.utf8)) } else { renewalInfos[id] = Array(json.utf8) }
                 }
                 try await sums.add(
                     known.map { id, app in

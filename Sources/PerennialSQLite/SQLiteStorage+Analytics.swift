@@ -102,18 +102,18 @@ extension SQLiteStorage {
                 after = last[0]
                 // The batch's rows in two range scans of the original-transaction index, not two
                 // queries per subscription: reading is the part that does not spread over the cores.
-                var transactions: [String: [String]] = [:]
+                var transactions: [String: [[UInt8]]] = [:]
                 let transactionRows = try Row.fetchCursor(
                     db.cachedStatement(
                         sql: "SELECT original_transaction_id, record FROM transactions WHERE original_transaction_id > ? AND original_transaction_id <= ?"),
                     arguments: [first, after])
-                while let row = try transactionRows.next() { transactions[row[0], default: []].append(row[1]) }
-                var renewalInfos: [String: String] = [:]
+                while let row = try transactionRows.next() { transactions[row[0], default: []].append(try Self.utf8(row, 1)) }
+                var renewalInfos: [String: [UInt8]] = [:]
                 let renewalRows = try Row.fetchCursor(
                     db.cachedStatement(
                         sql: "SELECT original_transaction_id, record FROM renewal_infos WHERE original_transaction_id > ? AND original_transaction_id <= ?"),
                     arguments: [first, after])
-                while let row = try renewalRows.next() { renewalInfos[row[0]] = row[1] }
+                while let row = try renewalRows.next() { renewalInfos[row[0]] = try Self.utf8(row, 1) }
                 try sums.add(
                     batch.compactMap { row in
                         let (id, app): (String, String) = (row[0], row[1])
@@ -128,6 +128,11 @@ extension SQLiteStorage {
             let (counters, subscriptions) = try sums.finish()
             return AnalyticsSnapshotSums(counters: counters, subscriptions: subscriptions, unknownApps: unknownApps, throughEvidenceID: throughEvidenceID)
         }
+    }
+
+    /// A text column's bytes, copied from SQLite's buffer.
+    private static func utf8(_ row: Row, _ index: Int) throws -> [UInt8] {
+        try row.withUnsafeData(atIndex: index) { data in data.map { [UInt8]($0) } ?? [] }
     }
 
     /// Replaces the counters of `apps` by `sums` plus the changes journaled after the sums'

@@ -33,7 +33,8 @@ public enum StorageJSON {
         try decode(type, bytes: Array(data), table: table, key: key)
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, bytes: [UInt8], table: String, key: String) throws(StorageError) -> T {
+    /// Decodes a JSON column's UTF-8 bytes; `table` and `key` name the row in the error.
+    public static func decode<T: Decodable>(_ type: T.Type, bytes: [UInt8], table: String, key: String) throws(StorageError) -> T {
         do {
             return try StorageJSONDecoder.decode(type, from: bytes)
         } catch {

@@ -159,10 +159,18 @@ extension AnalyticsCounters: Hashable {
 /// Sums by packed key in one open-addressing table: linear probing over a power-of-two capacity,
 /// a multiplicative hash of the key's 64 bits. A sum that comes back to zero keeps its slot (the
 /// next growth drops it) and is skipped by ``forEach(_:)``.
+///
+/// A key and its sum share a slot, so an addition touches one cache line, not two: a rebuild's
+/// tables hold hundreds of thousands of counters, far more than the caches, and nearly every
+/// addition was two misses.
 private struct PackedSums: Sendable {
-    /// `empty` where no key is; a packed key is never all ones (its segment would be 2^24 − 1).
-    private var keys: [UInt64] = []
-    private var sums: [Int64] = []
+    private struct Slot {
+        /// `empty` where no key is; a packed key is never all ones (its segment would be 2^24 − 1).
+        var key: UInt64
+        var sum: Int64
+    }
+
+    private var slots: [Slot] = []
     private var used = 0
     /// Keys whose sum is not zero.
     private(set) var nonZero = 0
@@ -170,32 +178,33 @@ private struct PackedSums: Sendable {
 
     mutating func add(_ amount: Int64, to key: AnalyticsCounters.PackedKey) {
         guard amount != 0 else { return }
-        if (used + 1) * 4 > keys.count * 3 { grow() }
-        let mask = keys.count - 1
-        var slot = Self.slot(of: key.rawValue, mask: mask)
-        while true {
-            let found = keys[slot]
-            if found == key.rawValue {
-                let before = sums[slot]
-                let after = before + amount
-                sums[slot] = after
-                if before == 0 { nonZero += 1 } else if after == 0 { nonZero -= 1 }
-                return
+        if (used + 1) * 4 > slots.count * 3 { grow() }
+        let mask = slots.count - 1
+        var index = Self.slot(of: key.rawValue, mask: mask)
+        slots.withUnsafeMutableBufferPointer { slots in
+            while true {
+                let found = slots[index].key
+                if found == key.rawValue {
+                    let before = slots[index].sum
+                    let after = before + amount
+                    slots[index].sum = after
+                    if before == 0 { nonZero += 1 } else if after == 0 { nonZero -= 1 }
+                    return
+                }
+                if found == Self.empty {
+                    slots[index] = Slot(key: key.rawValue, sum: amount)
+                    used += 1
+                    nonZero += 1
+                    return
+                }
+                index = (index + 1) & mask
             }
-            if found == Self.empty {
-                keys[slot] = key.rawValue
-                sums[slot] = amount
-                used += 1
-                nonZero += 1
-                return
-            }
-            slot = (slot + 1) & mask
         }
     }
 
     func forEach(_ body: (AnalyticsCounters.PackedKey, Int64) -> Void) {
-        for slot in keys.indices where keys[slot] != Self.empty && sums[slot] != 0 {
-            body(AnalyticsCounters.PackedKey(rawValue: keys[slot]), sums[slot])
+        for slot in slots where slot.key != Self.empty && slot.sum != 0 {
+            body(AnalyticsCounters.PackedKey(rawValue: slot.key), slot.sum)
         }
     }
 
@@ -206,16 +215,14 @@ private struct PackedSums: Sendable {
     /// Doubles the table when more than half of it holds sums, else rehashes at the same size to
     /// drop the sums back at zero.
     private mutating func grow() {
-        let oldKeys = keys
-        let oldSums = sums
+        let old = slots
         // 256 slots hold a subscription's year of counters, and an apply's change, without growing.
-        let capacity = max(256, nonZero * 2 > keys.count / 2 ? keys.count * 2 : keys.count)
-        keys = Array(repeating: Self.empty, count: capacity)
-        sums = Array(repeating: 0, count: capacity)
+        let capacity = max(256, nonZero * 2 > slots.count / 2 ? slots.count * 2 : slots.count)
+        slots = Array(repeating: Slot(key: Self.empty, sum: 0), count: capacity)
         used = 0
         nonZero = 0
-        for slot in oldKeys.indices where oldKeys[slot] != Self.empty && oldSums[slot] != 0 {
-            add(oldSums[slot], to: AnalyticsCounters.PackedKey(rawValue: oldKeys[slot]))
+        for slot in old where slot.key != Self.empty && slot.sum != 0 {
+            add(slot.sum, to: AnalyticsCounters.PackedKey(rawValue: slot.key))
         }
     }
 }

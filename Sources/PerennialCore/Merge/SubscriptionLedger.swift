@@ -25,7 +25,10 @@ public struct SubscriptionLedger: Hashable, Sendable {
     /// them. A rebuild builds a million: through the merge, each hashed its ids into two tables
     /// only to find nothing to merge.
     public init(originalTransactionID: String, stored transactions: consuming [Transaction], renewalInfo: RenewalInfo?) {
-        transactions.sort(by: Transaction.inPurchaseOrder)
+        // Rows usually come in purchase order: checked first, since sorting compares (and copies) ids.
+        if transactions.indices.dropFirst().contains(where: { !Transaction.inPurchaseOrder(transactions[$0 - 1], transactions[$0]) }) {
+            transactions.sort(by: Transaction.inPurchaseOrder)
+        }
         self.originalTransactionID = originalTransactionID
         self.transactions = transactions
         self.renewalInfo = renewalInfo
@@ -83,6 +86,6 @@ public struct SubscriptionLedger: Hashable, Sendable {
 extension Transaction {
     /// A ledger's order: by purchase date, then transaction id.
     static func inPurchaseOrder(_ first: Transaction, _ second: Transaction) -> Bool {
-        (first.purchaseDate, first.transactionID) < (second.purchaseDate, second.transactionID)
+        first.purchaseDate != second.purchaseDate ? first.purchaseDate < second.purchaseDate : first.transactionID < second.transactionID
     }
 }

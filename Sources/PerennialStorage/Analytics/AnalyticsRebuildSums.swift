@@ -16,11 +16,12 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
         public let id: String
         public let app: String
         public let facts: SubscriptionFacts
-        /// The stored JSON of its transactions and renewal info, as the back end read them.
-        public let transactions: [String]
-        public let renewalInfo: String?
+        /// The stored JSON of its transactions and renewal info, as UTF-8 (SQLite's bytes are
+        /// copied as they are, not validated into a `String` and copied again).
+        public let transactions: [[UInt8]]
+        public let renewalInfo: [UInt8]?
 
-        public init(id: String, app: String, facts: SubscriptionFacts, transactions: [String], renewalInfo: String?) {
+        public init(id: String, app: String, facts: SubscriptionFacts, transactions: [[UInt8]], renewalInfo: [UInt8]?) {
             self.id = id
             self.app = app
             self.facts = facts
@@ -109,10 +110,10 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
                 var transactions: [Transaction] = []
                 transactions.reserveCapacity(subscription.transactions.count)
                 for json in subscription.transactions {
-                    transactions.append(try StorageJSON.decode(Transaction.self, from: json, table: "transactions", key: subscription.id))
+                    transactions.append(try StorageJSON.decode(Transaction.self, bytes: json, table: "transactions", key: subscription.id))
                 }
                 let renewalInfo = try subscription.renewalInfo.map { json throws(StorageError) in
-                    try StorageJSON.decode(RenewalInfo.self, from: json, table: "renewal_infos", key: subscription.id)
+                    try StorageJSON.decode(RenewalInfo.self, bytes: json, table: "renewal_infos", key: subscription.id)
                 }
                 guard !transactions.isEmpty || renewalInfo != nil else { continue }
                 let ledger = SubscriptionLedger(originalTransactionID: subscription.id, stored: transactions, renewalInfo: renewalInfo)
