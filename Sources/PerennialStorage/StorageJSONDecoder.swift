@@ -465,13 +465,16 @@ enum StorageJSONDecoder {
                 var cursor = start
                 var escaped = false
                 while cursor < bytes.count {
-                    // Eight bytes at a time while none is a quote, a backslash or a control character.
+                    // Eight bytes at a time while none is a quote, a backslash or a control character;
+                    // then straight to the first that is.
                     if cursor + 8 <= bytes.count {
                         let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + cursor).loadUnaligned(as: UInt64.self))
-                        if !Self.hasQuoteBackslashOrControl(word) {
+                        let special = Self.quoteBackslashOrControl(word)
+                        if special == 0 {
                             cursor += 8
                             continue
                         }
+                        cursor += special.trailingZeroBitCount / 8
                     }
                     let byte = bytes[cursor]
                     if byte == UInt8(ascii: "\"") { return (cursor, escaped, nil) }
@@ -491,14 +494,15 @@ enum StorageJSONDecoder {
             position = end + 1
         }
 
-        /// Whether any byte of `word` is `"`, `\\` or below 0x20 (the bit tricks that find a zero or
-        /// smaller byte in a word without looking at each).
-        private static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+        /// The high bit of each byte of `word` that is `"`, `\\` or below 0x20, by the bit tricks that
+        /// find a zero or smaller byte in a word without looking at each: a borrow can mark a byte
+        /// above a found one too, so only the lowest mark is exact, which is the one the scan uses.
+        private static func quoteBackslashOrControl(_ word: UInt64) -> UInt64 {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
-            func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-            let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
-            return below0x20 || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+            func zeros(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+            let below0x20 = (word &- ones &* 0x20) & ~word & highs
+            return below0x20 | zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C))
         }
 
         private mutating func parseLiteral(_ position: inout Int, _ literal: StaticString, _ kind: Tape.Kind) throws {

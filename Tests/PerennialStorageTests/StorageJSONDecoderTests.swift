@@ -141,6 +141,15 @@ import Testing
         #expect(throws: StorageError.self) { try Self.decode(UUID.self, #""E621E1F8-C36C-495A-93FC-0C247A3E6E5""#) }
         #expect(throws: StorageError.self) { try Self.decode(UUID.self, #""E621E1F8xC36C-495A-93FC-0C247A3E6E5F""#) }
         let long = String(repeating: "abcdefgh/é", count: 7)
+        // The scan jumps to the first quote, backslash or control byte of each eight: each kind,
+        // escaped, at every offset, after ASCII and after a multi-byte character.
+        for special in ["\"", "\\", "\n", "\u{01}"] {
+            for position in 0..<long.count {
+                var text = long
+                text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+                #expect(try StorageJSON.decode(String.self, from: try encoder.encode(text), table: "test", key: "k") == text)
+            }
+        }
         for position in 0..<long.utf8.count {
             var bytes = Array("\"\(long)\"".utf8)
             #expect(try StorageJSON.decode(String.self, from: Data(bytes), table: "test", key: "k") == long)
