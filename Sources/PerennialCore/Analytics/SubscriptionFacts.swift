@@ -90,7 +90,10 @@ public struct SubscriptionFacts: Sendable {
         var writer = Writer(environment: history[0].environment, sign: sign)
         // The writer adds straight into the caller's counters (no copy, no second merge).
         swap(&writer.counters, &counters)
-        defer { swap(&writer.counters, &counters) }
+        defer {
+            writer.addPendingEnds()
+            swap(&writer.counters, &counters)
+        }
         let firstPaid = Self.firstPaid(history)
         let firstPaidPeriod = Self.firstPaidPeriod(history)
         // Apple's commission falls to 15 % once a subscription has a year of paid service.
@@ -270,6 +273,11 @@ public struct SubscriptionFacts: Sendable {
         /// interned once per subscription (unless its product or storefront changes), not once per
         /// counter.
         private var segments: [(currency: String, id: AnalyticsCounters.SegmentID)] = []
+        /// The ends of spans not added yet. A renewal starts on the day its period ends, so the
+        /// end of each active and MRR span and the start of the next cancel: matched here, the
+        /// pair never reaches `counters`, in a rebuild a table far larger than the caches
+        /// (about two in five additions of a subscription with a few renewals).
+        private var pendingEnds: [(segment: AnalyticsCounters.SegmentID, metric: AnalyticsMetric, day: Int, amount: Int64)] = []
 
         init(environment: AppStoreEnvironment, sign: Int64) {
             self.environment = environment
@@ -302,20 +310,32 @@ public struct SubscriptionFacts: Sendable {
             let first = AnalyticsCounters.day(of: start)
             let last = AnalyticsCounters.day(of: end)
             guard first < last else { return }
-            add(amount, metric, currency: currency, day: first)
-            add(-amount, metric, currency: currency, day: last)
+            let segment = segment(currency)
+            if let ended = pendingEnds.firstIndex(where: { $0.segment == segment && $0.metric == metric && $0.day == first }) {
+                pendingEnds[ended].amount += amount * sign
+                if pendingEnds[ended].amount == 0 { pendingEnds.remove(at: ended) }
+            } else {
+                counters.add(amount * sign, segment: segment, metric: metric, day: first)
+            }
+            pendingEnds.append((segment, metric, last, -amount * sign))
+        }
+
+        /// Adds the ends no later span started at; before the counters go back to the caller.
+        mutating func addPendingEnds() {
+            for end in pendingEnds { counters.add(end.amount, segment: end.segment, metric: end.metric, day: end.day) }
+            pendingEnds = []
         }
 
         private mutating func add(_ amount: Int64, _ metric: AnalyticsMetric, currency: String, day: Int) {
-            let segment: AnalyticsCounters.SegmentID
-            if let known = segments.first(where: { $0.currency == currency }) {
-                segment = known.id
-            } else {
-                segment = counters.intern(
-                    AnalyticsCounters.Segment(environment: environment, productID: productID, storefront: storefront, currency: currency))
-                segments.append((currency, segment))
-            }
-            counters.add(amount * sign, segment: segment, metric: metric, day: day)
+            counters.add(amount * sign, segment: segment(currency), metric: metric, day: day)
+        }
+
+        private mutating func segment(_ currency: String) -> AnalyticsCounters.SegmentID {
+            if let known = segments.first(where: { $0.currency == currency }) { return known.id }
+            let segment = counters.intern(
+                AnalyticsCounters.Segment(environment: environment, productID: productID, storefront: storefront, currency: currency))
+            segments.append((currency, segment))
+            return segment
         }
     }
 }
