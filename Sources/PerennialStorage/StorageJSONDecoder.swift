@@ -535,8 +535,9 @@ enum StorageJSONDecoder {
     /// (`record`) directly, anything else (`decode`) as ``Tape/decode(_:at:member:)`` does.
     ///
     /// A record asks for its keys in the order the encoder wrote them (their UTF-8 bytes'), so each
-    /// is found at the member after the last one read and reading a record is one pass; a key
-    /// asked out of that order, or absent, is searched for in the whole object.
+    /// is found at the member after the last one read and reading a record is one pass, an absent
+    /// key known absent by the next key after it. A key asked out of that order, or in an object
+    /// whose keys are not in it, is searched for in the whole object: slower, never wrong.
     struct Members {
         let tape: Tape
         let node: Int
@@ -545,6 +546,8 @@ enum StorageJSONDecoder {
         /// Whether the object's keys are in ascending byte order (as the encoder writes them), so
         /// that a key not at the cursor is after it or absent; checked at the first such key.
         private var keysAscend: Bool?
+        /// The key node of the last member the cursor passed.
+        private var passed: Int?
 
         init(tape: Tape, node: Int, member: Bool) throws {
             guard tape.nodes[node].kind == .object else { throw tape.mismatch([String: Any].self, at: node, member: member) }
@@ -557,16 +560,22 @@ enum StorageJSONDecoder {
         private mutating func node(_ key: StaticString) -> Int? {
             let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
             let end = tape.nodes[node].next
-            if cursor < end, tape.isKey(cursor, name) {
-                let value = cursor + 1
-                cursor = tape.nodes[value].next
-                return value
-            }
+            if cursor < end, tape.isKey(cursor, name) { return advance() }
             if keysAscend == nil { keysAscend = tape.keysAscend(in: node) }
-            guard keysAscend == true else { return tape.member(name, of: node) }
+            // Keys out of order, or `name` asked after a key it does not follow: only a search knows.
+            guard keysAscend == true, passed.map({ tape.key($0, precedes: name) }) ?? true else { return tape.member(name, of: node) }
             // Keys in order: skip those before `name`; if the next is not `name`, it is absent.
-            while cursor < end, tape.key(cursor, precedes: name) { cursor = tape.nodes[cursor + 1].next }
+            while cursor < end, tape.key(cursor, precedes: name) {
+                passed = cursor
+                cursor = tape.nodes[cursor + 1].next
+            }
             guard cursor < end, tape.isKey(cursor, name) else { return nil }
+            return advance()
+        }
+
+        /// Takes the member at the cursor; returns its value node.
+        private mutating func advance() -> Int {
+            passed = cursor
             let value = cursor + 1
             cursor = tape.nodes[value].next
             return value

@@ -10,7 +10,8 @@ import PerennialCore
 /// Each conformance reads exactly the keys the synthesized `Decodable` conformance reads, with the
 /// same types and the same optionality, so a row decodes to the same value either way (a storage
 /// test decodes records with every field set both ways and compares). It asks for them in the
-/// order the encoder writes them, their UTF-8 bytes' (``StorageJSONDecoder/Members``).
+/// order the encoder writes them, their UTF-8 bytes', which makes reading a record one pass
+/// (``StorageJSONDecoder/Members``; a key asked out of order is searched for).
 protocol StoredRecord: Decodable {
     init(stored members: StorageJSONDecoder.Members) throws
 }

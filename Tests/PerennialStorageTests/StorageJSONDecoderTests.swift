@@ -1,6 +1,6 @@
 import Foundation
 import PerennialCore
-import PerennialStorage
+@testable import PerennialStorage
 import Testing
 
 /// Stored rows are read with Perennial's own JSON decoder (`StorageJSON.decode`): it must give what
@@ -78,6 +78,36 @@ import Testing
         for json in [sorted, declarationOrder, Data(text.utf8)] {
             #expect(try StorageJSON.decode(Record.self, from: json, table: "t", key: "k") == record, "\(String(decoding: json, as: UTF8.self))")
         }
+    }
+
+    /// A record that asks for its keys out of their stored order still finds each, and knows an
+    /// absent one absent: the reader searches when a key is asked after one it does not follow.
+    struct BackwardsRecord: StoredRecord, Equatable {
+        var a: String?
+        var b: String
+        var c: String?
+
+        init(a: String?, b: String, c: String?) {
+            self.a = a
+            self.b = b
+            self.c = c
+        }
+
+        init(stored members: StorageJSONDecoder.Members) throws {
+            var members = members
+            c = try members.decodeIfPresent("c")
+            b = try members.decode("b")
+            a = try members.decodeIfPresent("a")
+        }
+    }
+
+    @Test func aRecordAskingOutOfOrderFindsEveryKey() throws {
+        for json in [#"{"a":"1","b":"2","c":"3"}"#, #"{"b":"2","c":"3"}"#, #"{"a":"1","b":"2"}"#, #"{"b":"2"}"#, #"{"c":"3","a":"1","b":"2"}"#] {
+            let expected = BackwardsRecord(
+                a: json.contains(#""a""#) ? "1" : nil, b: "2", c: json.contains(#""c""#) ? "3" : nil)
+            #expect(try Self.decode(BackwardsRecord.self, json) == expected, "\(json)")
+        }
+        #expect(throws: StorageError.self) { try Self.decode(BackwardsRecord.self, #"{"a":"1","c":"3"}"#) }
     }
 
     /// The paths of the fields of `value`, nested records included, that are nil.

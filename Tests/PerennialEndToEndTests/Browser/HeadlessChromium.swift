@@ -184,9 +184,16 @@ final class HeadlessChromium {
         try await evaluate("location.pathname + location.search") as? String ?? ""
     }
 
-    /// The text a user sees on the page.
+    /// The text a user sees on the page, once it shows some: a page that has just loaded, on a
+    /// busy machine, once answered with no text at all (seen once in a full run that took the
+    /// dashboard test 94 s instead of 4).
     func visibleText() async throws -> String {
-        try await evaluate("document.body.innerText") as? String ?? ""
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            let text = try await evaluate("document.body ? document.body.innerText : ''") as? String ?? ""
+            if !text.isEmpty || Date() >= deadline { return text }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// The value of a JavaScript expression in the page (which the page's own policy does not
