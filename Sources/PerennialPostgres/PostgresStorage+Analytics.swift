@@ -23,8 +23,9 @@ extension PostgresStorage {
                 let rebuild = try await correctAnalytics(with: try await analyticsSnapshot(apps: apps))
                 // The counters were just rewritten: fresh statistics let the next report's plan use
                 // them (on a table filled since the last ANALYZE the planner expected one row and
-                // walked the index, a heap page a row: 27,000 pages where a scan reads 730).
-                try await lock.connection.query("ANALYZE analytics_counters", logger: lock.logger)
+                // walked the index, a heap page a row: 27,000 pages where a scan reads 730). Only
+                // statistics: the correction is committed, so a failure here does not fail the rebuild.
+                _ = try? await lock.connection.query("ANALYZE analytics_counters", logger: lock.logger)
                 try await lock.connection.query("SELECT pg_advisory_unlock(\(Self.rebuildLockClass), hashtext(current_schema()))", logger: lock.logger)
                 return rebuild
             } catch {

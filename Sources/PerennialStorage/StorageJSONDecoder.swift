@@ -556,7 +556,7 @@ enum StorageJSONDecoder {
             self.cursor = node + 1
         }
 
-        /// `key` is a record's key literal, several ASCII characters: a pointer to its UTF-8.
+        /// `key` is a record's key, a string literal: its UTF-8 is read where the literal lies.
         private mutating func node(_ key: StaticString) -> Int? {
             let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
             let end = tape.nodes[node].next

@@ -73,9 +73,13 @@ import Testing
         let sorted = try StorageJSON.encode(record, what: "test")
         let declarationOrder = try JSONEncoder().encode(record)
         #expect(sorted != declarationOrder, "the fixture's keys are already sorted in declaration order")
-        // Unknown keys before, among and after the known ones.
-        let text = #"{"aaa":[1,{"b":2}],"m":null,"# + String(decoding: sorted, as: UTF8.self).dropFirst().dropLast() + #","zzz":{}}"#
-        for json in [sorted, declarationOrder, Data(text.utf8)] {
+        // Unknown keys before, among and after the known ones, the keys still in order (the reader
+        // skips them), and the same keys out of order (the reader searches).
+        let body = String(decoding: sorted, as: UTF8.self).dropFirst().dropLast()
+        #expect(body.contains(#","offer":"#))
+        let among = #"{"aaa":[1,{"b":2}],"# + body.replacingOccurrences(of: #","offer":"#, with: #","isZ":null,"offer":"#) + #","zzz":{}}"#
+        let outOfOrder = #"{"zzz":{},"# + body + #","aaa":[1,{"b":2}]}"#
+        for json in [sorted, declarationOrder, Data(among.utf8), Data(outOfOrder.utf8)] {
             #expect(try StorageJSON.decode(Record.self, from: json, table: "t", key: "k") == record, "\(String(decoding: json, as: UTF8.self))")
         }
     }
