@@ -69,6 +69,8 @@ let package = Package(
                 "PerennialCore",
                 "PerennialStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own C API, which GRDB links, for a rebuild's column bytes read in place.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -57,23 +57,19 @@ extension PostgresStorage {
             var unknownApps: [String: Int] = [:]
             var after = ""
             while true {
-                let batch = try await rows.all(PostgresAnalyticsStatements.Subscriptions(after: after, limit: 1000))
-                guard let last = batch.last else { break }
+                let subscriptions = try await rows.all(PostgresAnalyticsStatements.Subscriptions(after: after, limit: 1000))
+                guard let last = subscriptions.last else { break }
                 after = last.0
-                var known: [String: (app: String, facts: SubscriptionFacts)] = [:]
-                for (id, app) in batch {
-                    if let facts = apps[app] { known[id] = (app, facts) } else { unknownApps[app, default: 0] += 1 }
+                var batch = AnalyticsRebuildSums.Batch()
+                var known: [String: Int] = [:]
+                for (id, app) in subscriptions {
+                    if let facts = apps[app] { known[id] = batch.add(id: id, app: app, facts: facts) } else { unknownApps[app, default: 0] += 1 }
                 }
-                var transactions: [String: [[UInt8]]] = [:]
-                var renewalInfos: [String: [UInt8]] = [:]
                 for (kind, id, json) in try await rows.all(PostgresStatements.RecordsOfPurchases(originalTransactionIDs: Array(known.keys))) {
-                    if kind == 0 { transactions[id, default: []].append(Array(json.utf8)) } else { renewalInfos[id] = Array(json.utf8) }
+                    guard let number = known[id] else { continue }
+                    if kind == 0 { batch.addTransaction(json, of: number) } else { batch.setRenewalInfo(json, of: number) }
                 }
-                try await sums.add(
-                    known.map { id, app in
-                        AnalyticsRebuildSums.Subscription(
-                            id: id, app: app.app, facts: app.facts, transactions: transactions[id] ?? [], renewalInfo: renewalInfos[id])
-                    })
+                if !batch.isEmpty { try await sums.add(batch) }
             }
             let (rebuilt, subscriptions) = try await sums.finish()
             var kept: [String: [AnalyticsStoredRow]] = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 public import PerennialCore
 public import PerennialStorage
 
@@ -91,48 +92,79 @@ extension SQLiteStorage {
             var unknownApps: [String: Int] = [:]
             var after = ""
             while true {
-                let batch = try Row.fetchAll(
+                // The batch's subscriptions of known apps: their ids, in order, and their numbers in `batch`.
+                var batch = AnalyticsRebuildSums.Batch()
+                var known: [(id: String, number: Int)] = []
+                let first = after
+                let subscriptions = try Row.fetchCursor(
                     db.cachedStatement(
                         sql: """
                             SELECT original_transaction_id, app_bundle_id FROM reconciliation_checks
                             WHERE original_transaction_id > ? ORDER BY original_transaction_id LIMIT 1000
                             """), arguments: [after])
-                guard let last = batch.last else { break }
-                let first = after
-                after = last[0]
-                // The batch's rows in two range scans of the original-transaction index, not two
-                // queries per subscription: reading is the part that does not spread over the cores.
-                var transactions: [String: [[UInt8]]] = [:]
-                let transactionRows = try Row.fetchCursor(
-                    db.cachedStatement(
-                        sql: "SELECT original_transaction_id, record FROM transactions WHERE original_transaction_id > ? AND original_transaction_id <= ?"),
-                    arguments: [first, after])
-                while let row = try transactionRows.next() { transactions[row[0], default: []].append(try Self.utf8(row, 1)) }
-                var renewalInfos: [String: [UInt8]] = [:]
-                let renewalRows = try Row.fetchCursor(
-                    db.cachedStatement(
-                        sql: "SELECT original_transaction_id, record FROM renewal_infos WHERE original_transaction_id > ? AND original_transaction_id <= ?"),
-                    arguments: [first, after])
-                while let row = try renewalRows.next() { renewalInfos[row[0]] = try Self.utf8(row, 1) }
-                try sums.add(
-                    batch.compactMap { row in
-                        let (id, app): (String, String) = (row[0], row[1])
-                        guard let facts = apps[app] else {
-                            unknownApps[app, default: 0] += 1
-                            return nil
-                        }
-                        return AnalyticsRebuildSums.Subscription(
-                            id: id, app: app, facts: facts, transactions: transactions[id] ?? [], renewalInfo: renewalInfos[id])
-                    })
+                while let row = try subscriptions.next() {
+                    let (id, app): (String, String) = (row[0], row[1])
+                    after = id
+                    guard let facts = apps[app] else {
+                        unknownApps[app, default: 0] += 1
+                        continue
+                    }
+                    known.append((id, batch.add(id: id, app: app, facts: facts)))
+                }
+                guard after != first else { break }
+                // The batch's rows in two range scans of the original-transaction index, in its
+                // order, so each row finds its subscription by walking `known` alongside: reading
+                // is the part that does not spread over the cores.
+                let transactions = try db.cachedStatement(
+                    sql: """
+                        SELECT original_transaction_id, record FROM transactions
+                        WHERE original_transaction_id > ? AND original_transaction_id <= ? ORDER BY original_transaction_id
+                        """)
+                try Self.forEachRow(of: transactions, arguments: [first, after], in: known) { number, json in
+                    batch.addTransaction(json, of: number)
+                }
+                let renewalInfos = try db.cachedStatement(
+                    sql: """
+                        SELECT original_transaction_id, record FROM renewal_infos
+                        WHERE original_transaction_id > ? AND original_transaction_id <= ? ORDER BY original_transaction_id
+                        """)
+                try Self.forEachRow(of: renewalInfos, arguments: [first, after], in: known) { number, json in
+                    batch.setRenewalInfo(json, of: number)
+                }
+                if !batch.isEmpty { try sums.add(batch) }
             }
             let (counters, subscriptions) = try sums.finish()
             return AnalyticsSnapshotSums(counters: counters, subscriptions: subscriptions, unknownApps: unknownApps, throughEvidenceID: throughEvidenceID)
         }
     }
 
-    /// A text column's bytes, copied from SQLite's buffer.
-    private static func utf8(_ row: Row, _ index: Int) throws -> [UInt8] {
-        try row.withUnsafeData(atIndex: index) { data in data.map { [UInt8]($0) } ?? [] }
+    /// Runs `statement`, whose rows are (original transaction id, record) in id order, and hands
+    /// each row of a subscription of `known` (in the same order) to `body` with its number, the
+    /// record's bytes read in place from SQLite's buffer (valid only during the call).
+    private static func forEachRow(
+        of statement: Statement, arguments: StatementArguments, in known: [(id: String, number: Int)],
+        _ body: (Int, UnsafeRawBufferPointer) -> Void
+    ) throws {
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let sqlite = statement.sqliteStatement
+        var next = 0
+        while try rows.next() != nil {
+            let id = UnsafeRawBufferPointer(start: sqlite3_column_text(sqlite, 0), count: Int(sqlite3_column_bytes(sqlite, 0)))
+            // SQLite orders text by its bytes (the BINARY collation), as this comparison does.
+            while next < known.count, compare(known[next].id, id) < 0 { next += 1 }
+            guard next < known.count, compare(known[next].id, id) == 0 else { continue }
+            body(known[next].number, UnsafeRawBufferPointer(start: sqlite3_column_text(sqlite, 1), count: Int(sqlite3_column_bytes(sqlite, 1))))
+        }
+    }
+
+    /// The byte order of a string's UTF-8 and `bytes`: negative, zero or positive.
+    private static func compare(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Int {
+        var string = string
+        return string.withUTF8 { utf8 in
+            let common = min(utf8.count, bytes.count)
+            let order = common == 0 ? 0 : Int(memcmp(utf8.baseAddress!, bytes.baseAddress!, common))
+            return order != 0 ? order : utf8.count - bytes.count
+        }
     }
 
     /// Replaces the counters of `apps` by `sums` plus the changes journaled after the sums'

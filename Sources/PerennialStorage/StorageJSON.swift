@@ -35,8 +35,14 @@ public enum StorageJSON {
 
     /// Decodes a JSON column's UTF-8 bytes; `table` and `key` name the row in the error.
     public static func decode<T: Decodable>(_ type: T.Type, bytes: [UInt8], table: String, key: String) throws(StorageError) -> T {
+        try decode(type, bytes: bytes, in: bytes.indices, table: table, key: key)
+    }
+
+    /// Decodes the JSON at `range` of a buffer holding several documents back to back (a
+    /// rebuild's batch), in place; `table` and `key` name the row in the error.
+    public static func decode<T: Decodable>(_ type: T.Type, bytes: [UInt8], in range: Range<Int>, table: String, key: String) throws(StorageError) -> T {
         do {
-            return try StorageJSONDecoder.decode(type, from: bytes)
+            return try StorageJSONDecoder.decode(type, from: bytes, in: range)
         } catch {
             throw .corruptRow(table: table, key: key, reason: "\(error)")
         }

@@ -14,8 +14,8 @@ import PerennialCore
 /// `Data` as base64, `URL` as a string, `Decimal` as a number. Anything else decodes through its own
 /// `init(from:)`.
 enum StorageJSONDecoder {
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        let tape = try Tape(bytes)
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], in range: Range<Int>) throws -> T {
+        let tape = try Tape(bytes, in: range)
         if let record = T.self as? any StoredRecord.Type {
             return try record.init(stored: Members(tape: tape, node: 0, member: false)) as! T
         }
@@ -38,16 +38,20 @@ enum StorageJSONDecoder {
             var count: Int
         }
 
+        /// The buffer the document lies in: a rebuild's batch holds many records back to back, each
+        /// parsed where it lies, so positions are the buffer's and errors count from `origin`.
         let bytes: [UInt8]
+        let origin: Int
         let nodes: [Node]
 
-        init(_ bytes: [UInt8]) throws {
-            var parser = Parser(bytes: bytes)
-            var position = 0
+        init(_ bytes: [UInt8], in range: Range<Int>) throws {
+            var parser = Parser(bytes: bytes, in: range)
+            var position = range.lowerBound
             try parser.parseValue(&position, depth: 0)
             parser.skipWhitespace(&position)
-            guard position == bytes.count else { throw Tape.corrupt("unexpected bytes after the value", at: position) }
+            guard position == range.upperBound else { throw parser.corrupt("unexpected bytes after the value", at: position) }
             self.bytes = bytes
+            self.origin = range.lowerBound
             self.nodes = parser.nodes
         }
 
@@ -221,7 +225,7 @@ enum StorageJSONDecoder {
                     index += 1
                     continue
                 }
-                guard index + 1 < end else { throw Self.corrupt("a string ends in an escape", at: index) }
+                guard index + 1 < end else { throw corrupt("a string ends in an escape", at: index) }
                 index += 2
                 switch bytes[index - 1] {
                 case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
@@ -237,24 +241,24 @@ enum StorageJSONDecoder {
                     if (0xD800..<0xDC00).contains(scalar) {
                         // A high surrogate must be followed by an escaped low one.
                         guard index + 1 < end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                            throw Self.corrupt("a lone surrogate", at: index)
+                            throw corrupt("a lone surrogate", at: index)
                         }
                         index += 2
                         let low = try hex4(&index, end)
-                        guard (0xDC00..<0xE000).contains(low) else { throw Self.corrupt("a lone surrogate", at: index) }
+                        guard (0xDC00..<0xE000).contains(low) else { throw corrupt("a lone surrogate", at: index) }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw Self.corrupt("a lone surrogate", at: index) }
+                    guard let unicode = Unicode.Scalar(scalar) else { throw corrupt("a lone surrogate", at: index) }
                     output.append(contentsOf: UTF8.encode(unicode)!)
                 default:
-                    throw Self.corrupt("an unknown escape", at: index - 1)
+                    throw corrupt("an unknown escape", at: index - 1)
                 }
             }
             return String(decoding: output, as: UTF8.self)
         }
 
         private func hex4(_ index: inout Int, _ end: Int) throws -> UInt32 {
-            guard index + 4 <= end else { throw Self.corrupt("a short \\u escape", at: index) }
+            guard index + 4 <= end else { throw corrupt("a short \\u escape", at: index) }
             var value: UInt32 = 0
             for _ in 0..<4 {
                 let byte = bytes[index]
@@ -263,7 +267,7 @@ enum StorageJSONDecoder {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
                 case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
                 case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: throw Self.corrupt("a bad \\u escape", at: index)
+                default: throw corrupt("a bad \\u escape", at: index)
                 }
                 value = value << 4 | UInt32(digit)
                 index += 1
@@ -355,6 +359,9 @@ enum StorageJSONDecoder {
             DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(what) at byte \(offset)"))
         }
 
+        /// ``corrupt(_:at:)`` at a position in ``bytes``, counted from the document's start.
+        func corrupt(_ what: String, at position: Int) -> DecodingError { Self.corrupt(what, at: position - origin) }
+
         func mismatch(_ type: Any.Type, at node: Int, member: Bool) -> DecodingError {
             let found =
                 switch nodes[node].kind {
@@ -366,7 +373,7 @@ enum StorageJSONDecoder {
                 case .null: "null"
                 }
             return DecodingError.typeMismatch(
-                type, .init(codingPath: codingPath(of: node, member: member), debugDescription: "expected \(type) at byte \(nodes[node].start), found \(found)"))
+                type, .init(codingPath: codingPath(of: node, member: member), debugDescription: "expected \(type) at byte \(nodes[node].start - origin), found \(found)"))
         }
 
         /// The key of an object member's value, read back from the document.
@@ -391,23 +398,30 @@ enum StorageJSONDecoder {
     /// exclusivity checks).
     private struct Parser {
         let bytes: [UInt8]
+        /// Where the document starts and ends in `bytes`.
+        let origin: Int
+        let end: Int
         var nodes: [Tape.Node] = []
         private static let maximumDepth = 512
 
-        init(bytes: [UInt8]) {
+        init(bytes: [UInt8], in range: Range<Int>) {
             self.bytes = bytes
-            nodes.reserveCapacity(bytes.count / 12 + 4)
+            origin = range.lowerBound
+            end = range.upperBound
+            nodes.reserveCapacity(range.count / 12 + 4)
         }
 
+        func corrupt(_ what: String, at position: Int) -> DecodingError { Tape.corrupt(what, at: position - origin) }
+
         func skipWhitespace(_ position: inout Int) {
-            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
+            while position < end, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
                 position += 1
             }
         }
 
         mutating func parseValue(_ position: inout Int, depth: Int) throws {
             skipWhitespace(&position)
-            guard position < bytes.count else { throw Tape.corrupt("the JSON ends early", at: position) }
+            guard position < end else { throw corrupt("the JSON ends early", at: position) }
             switch bytes[position] {
             case UInt8(ascii: "{"): try parseContainer(&position, kind: .object, closing: UInt8(ascii: "}"), depth: depth)
             case UInt8(ascii: "["): try parseContainer(&position, kind: .array, closing: UInt8(ascii: "]"), depth: depth)
@@ -416,40 +430,40 @@ enum StorageJSONDecoder {
             case UInt8(ascii: "f"): try parseLiteral(&position, "false", .false)
             case UInt8(ascii: "n"): try parseLiteral(&position, "null", .null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): parseNumber(&position)
-            default: throw Tape.corrupt("unexpected character", at: position)
+            default: throw corrupt("unexpected character", at: position)
             }
         }
 
         private mutating func parseContainer(_ position: inout Int, kind: Tape.Kind, closing: UInt8, depth: Int) throws {
-            guard depth < Self.maximumDepth else { throw Tape.corrupt("nested too deeply", at: position) }
+            guard depth < Self.maximumDepth else { throw corrupt("nested too deeply", at: position) }
             let index = nodes.count
             nodes.append(Tape.Node(kind: kind, start: position, end: position, next: 0, count: 0))
             position += 1
             var count = 0
             skipWhitespace(&position)
-            if position < bytes.count, bytes[position] == closing {
+            if position < end, bytes[position] == closing {
                 position += 1
             } else {
                 while true {
                     if kind == .object {
                         skipWhitespace(&position)
-                        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw Tape.corrupt("expected a key", at: position) }
+                        guard position < end, bytes[position] == UInt8(ascii: "\"") else { throw corrupt("expected a key", at: position) }
                         try parseString(&position)
                         skipWhitespace(&position)
-                        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw Tape.corrupt("expected ':'", at: position) }
+                        guard position < end, bytes[position] == UInt8(ascii: ":") else { throw corrupt("expected ':'", at: position) }
                         position += 1
                     }
                     try parseValue(&position, depth: depth + 1)
                     count += 1
                     skipWhitespace(&position)
-                    guard position < bytes.count else { throw Tape.corrupt("the JSON ends early", at: position) }
+                    guard position < end else { throw corrupt("the JSON ends early", at: position) }
                     if bytes[position] == UInt8(ascii: ",") {
                         position += 1
                     } else if bytes[position] == closing {
                         position += 1
                         break
                     } else {
-                        throw Tape.corrupt("expected ',' or the container's end", at: position)
+                        throw corrupt("expected ',' or the container's end", at: position)
                     }
                 }
             }
@@ -461,13 +475,14 @@ enum StorageJSONDecoder {
         private mutating func parseString(_ position: inout Int) throws {
             let start = position + 1
             // The scan reads the buffer without a bounds check per byte: strings are most of a record.
-            let (end, escaped, control) = bytes.withUnsafeBufferPointer { bytes -> (Int?, Bool, Int?) in
+            let limit = end
+            let (closing, escaped, control) = bytes.withUnsafeBufferPointer { bytes -> (Int?, Bool, Int?) in
                 var cursor = start
                 var escaped = false
-                while cursor < bytes.count {
+                while cursor < limit {
                     // Eight bytes at a time while none is a quote, a backslash or a control character;
                     // then straight to the first that is.
-                    if cursor + 8 <= bytes.count {
+                    if cursor + 8 <= limit {
                         let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + cursor).loadUnaligned(as: UInt64.self))
                         let special = Self.quoteBackslashOrControl(word)
                         if special == 0 {
@@ -488,10 +503,10 @@ enum StorageJSONDecoder {
                 }
                 return (nil, escaped, nil)
             }
-            if let control { throw Tape.corrupt("a control character in a string", at: control) }
-            guard let end else { throw Tape.corrupt("a string does not end", at: position) }
-            nodes.append(Tape.Node(kind: escaped ? .escapedString : .string, start: start, end: end, next: nodes.count + 1, count: 0))
-            position = end + 1
+            if let control { throw corrupt("a control character in a string", at: control) }
+            guard let closing else { throw corrupt("a string does not end", at: position) }
+            nodes.append(Tape.Node(kind: escaped ? .escapedString : .string, start: start, end: closing, next: nodes.count + 1, count: 0))
+            position = closing + 1
         }
 
         /// The high bit of each byte of `word` that is `"`, `\\` or below 0x20, by the bit tricks that
@@ -507,9 +522,9 @@ enum StorageJSONDecoder {
 
         private mutating func parseLiteral(_ position: inout Int, _ literal: StaticString, _ kind: Tape.Kind) throws {
             let length = literal.utf8CodeUnitCount
-            guard position + length <= bytes.count,
+            guard position + length <= end,
                 literal.withUTF8Buffer({ $0.elementsEqual(bytes[position..<position + length]) })
-            else { throw Tape.corrupt("unexpected character", at: position) }
+            else { throw corrupt("unexpected character", at: position) }
             nodes.append(Tape.Node(kind: kind, start: position, end: position + length, next: nodes.count + 1, count: 0))
             position += length
         }
@@ -517,7 +532,7 @@ enum StorageJSONDecoder {
         /// Takes the literal's extent; its syntax is checked when it is read as a number.
         private mutating func parseNumber(_ position: inout Int) {
             let start = position
-            while position < bytes.count {
+            while position < end {
                 switch bytes[position] {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
                     position += 1

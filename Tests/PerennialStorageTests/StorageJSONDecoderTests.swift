@@ -192,6 +192,41 @@ import Testing
         }
     }
 
+    /// A rebuild decodes each record where it lies in a batch's buffer, between other records: it
+    /// must read as it does alone, never past its end, and name its errors' bytes from its start.
+    @Test func aRecordAmongOthersInOneBufferDecodesAsItDoesAlone() throws {
+        let transactions = (0..<6).map(Self.transaction)
+        let records = try transactions.map { Array(try StorageJSON.encode($0, what: "test")) }
+        var buffer = Array(#"{"before":"\""}"#.utf8)
+        var ranges: [Range<Int>] = []
+        for record in records {
+            ranges.append(buffer.count..<buffer.count + record.count)
+            buffer += record
+        }
+        buffer += Array(#"""#.utf8)
+        for (transaction, range) in zip(transactions, ranges) {
+            let decoded = try StorageJSON.decode(Transaction.self, bytes: buffer, in: range, table: "test", key: "k")
+            #expect(decoded == transaction)
+            // Cut short, a record fails even though the buffer goes on (with quotes and braces).
+            for cut in [1, 2, 10, range.count / 2] {
+                #expect(throws: StorageError.self) {
+                    try StorageJSON.decode(Transaction.self, bytes: buffer, in: range.lowerBound..<range.upperBound - cut, table: "test", key: "k")
+                }
+            }
+        }
+        // A string where a number belongs: the error names the string's first byte in the record.
+        let wrong = Array(#"{"currency":"EUR","milliUnits":"12"}"#.utf8)
+        let digits = try #require(wrong.firstIndex(of: UInt8(ascii: "1")))
+        let message = { (bytes: [UInt8], range: Range<Int>) -> String in
+            do {
+                _ = try StorageJSON.decode(Money.self, bytes: bytes, in: range, table: "test", key: "k")
+                return "decoded"
+            } catch { return "\(error)" }
+        }
+        #expect(message(wrong, wrong.indices).contains("at byte \(digits),"), "\(message(wrong, wrong.indices))")
+        #expect(message(buffer + wrong, buffer.count..<buffer.count + wrong.count) == message(wrong, wrong.indices))
+    }
+
     @Test func whatIsNotJSONOrNotTheTypeIsATypedError() throws {
         let valid = String(decoding: try StorageJSON.encode(Self.transaction(3), what: "test"), as: UTF8.self)
         // Every truncation of a stored record fails, as a corrupt row naming its table and key.

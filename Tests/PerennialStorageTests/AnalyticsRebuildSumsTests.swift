@@ -1,0 +1,60 @@
+import Foundation
+import PerennialCore
+import PerennialStorage
+import PerennialStorageContract
+import Testing
+
+/// A rebuild's batch holds every record's JSON back to back and gives each subscription its
+/// records whatever order the back end read them in: the sums must be the facts of the ledgers.
+@Suite struct AnalyticsRebuildSumsTests {
+    private typealias P = AnalyticsPopulation
+
+    @Test func recordsReadInAnyOrderAreSummedAsTheirLedgers() async throws {
+        var merged = RecordSet()
+        for evidence in P.evidence(copies: 40) { merged.merge(evidence.records) }
+        let facts = SubscriptionFacts(catalog: P.catalog)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3 {
+            var batch = AnalyticsRebuildSums.Batch()
+            var numbers: [String: Int] = [:]
+            for ledger in merged.ledgers.shuffled(using: &generator) {
+                numbers[ledger.originalTransactionID] = batch.add(id: ledger.originalTransactionID, app: P.bundleID, facts: facts)
+            }
+            // Transactions and renewal infos of different subscriptions interleaved, as a back end
+            // without an order (PostgreSQL's `ANY`) returns them.
+            var rows = merged.ledgers.flatMap { ledger in
+                ledger.transactions.map { (ledger.originalTransactionID, Optional($0), RenewalInfo?.none) }
+                    + [ledger.renewalInfo].compactMap { $0 }.map { (ledger.originalTransactionID, Transaction?.none, Optional($0)) }
+            }
+            rows.shuffle(using: &generator)
+            for (id, transaction, info) in rows {
+                let number = try #require(numbers[id])
+                if let transaction { batch.addTransaction(String(decoding: try StorageJSON.encode(transaction, what: "test"), as: UTF8.self), of: number) }
+                if let info { batch.setRenewalInfo(String(decoding: try StorageJSON.encode(info, what: "test"), as: UTF8.self), of: number) }
+            }
+            let sums = AnalyticsRebuildSums()
+            try await sums.add(batch)
+            let (counters, subscriptions) = try await sums.finish()
+            #expect(subscriptions == merged.ledgers.count)
+            #expect(counters[P.bundleID] == facts.counters(of: merged))
+        }
+    }
+
+    @Test func aCorruptRecordNamesItsSubscription() throws {
+        var batch = AnalyticsRebuildSums.Batch()
+        let facts = SubscriptionFacts(catalog: P.catalog)
+        let ledger = try #require(RecordSet(P.evidence[0].records).ledgers.first)
+        let good = batch.add(id: ledger.originalTransactionID, app: P.bundleID, facts: facts)
+        let bad = batch.add(id: "bad", app: P.bundleID, facts: facts)
+        batch.addTransaction(String(decoding: try StorageJSON.encode(ledger.transactions[0], what: "test"), as: UTF8.self), of: good)
+        batch.addTransaction(#"{"originalTransactionID":"bad","#, of: bad)
+        let sums = AnalyticsRebuildSums()
+        try sums.add(batch)
+        #expect {
+            _ = try sums.finish()
+        } throws: { error in
+            guard case .corruptRow(let table, let key, _) = error as? StorageError else { return false }
+            return table == "transactions" && key == "bad"
+        }
+    }
+}
