@@ -15,6 +15,10 @@ enum EngineBenchmark {
         let current = engine.view(of: small, at: smallNow)
         let smallEvidence = small.evidence
         let largeEvidence = large.evidence
+        let facts = SubscriptionFacts(catalog: catalog)
+        let renewed = small.ledgers[0]
+        let beforeRenewal = RecordSet(EvidenceRecords(transactions: Array(renewed.transactions.dropLast()), renewalInfos: [renewed.renewalInfo].compactMap { $0 }))
+            .ledgers[0]
 
         // The walks' results feed a checksum checked at the end, so the optimizer cannot drop them.
         var checksum = 0.0
@@ -33,6 +37,13 @@ enum EngineBenchmark {
             await measure("merge: 5 subs × 101 transactions + renewal infos", iterations: 2_000) { blackHole(RecordSet(largeEvidence)) },
             await measure("events: renewal between two views", iterations: 100_000) {
                 blackHole(engine.events(from: previous, to: current))
+            },
+            // Analytics: what a rebuild computes per subscription, and what an apply adds for a renewal.
+            await measure("analytics facts: 1 sub × 13 transactions", iterations: 200_000) { blackHole(facts.counters(of: renewed)) },
+            await measure("analytics change: its 13th transaction", iterations: 200_000) {
+                var change = AnalyticsCounters()
+                facts.addChange(from: beforeRenewal, to: renewed, to: &change)
+                blackHole(change)
             },
         ]
         precondition(checksum > 0, "the baseline walks found no expiry")

@@ -103,13 +103,28 @@ public struct AnalyticsCounters: Sendable {
     }
 
     /// The number of `segment` in these counters, interning it on first use.
+    ///
+    /// An apply's change has a segment or two, where comparing them costs less than hashing a
+    /// key's four strings; the table by segment is built once there are more.
     public mutating func intern(_ segment: Segment) -> SegmentID {
-        if let id = segmentIDs[segment] { return id }
+        if segments.count <= Self.segmentsCompared {
+            if let index = segments.firstIndex(of: segment) { return SegmentID(index: index) }
+        } else if let id = segmentIDs[segment] {
+            return id
+        }
         let id = SegmentID(index: segments.count)
         segments.append(segment)
-        segmentIDs[segment] = id
+        if segments.count > Self.segmentsCompared {
+            if segmentIDs.isEmpty {
+                for (index, known) in segments.enumerated() { segmentIDs[known] = SegmentID(index: index) }
+            } else {
+                segmentIDs[segment] = id
+            }
+        }
         return id
     }
+
+    private static let segmentsCompared = 8
 
     /// Adds `amount` to a counter; a counter back at zero counts as absent, so equal sums compare equal.
     public mutating func add(_ amount: Int64, to key: Key) {

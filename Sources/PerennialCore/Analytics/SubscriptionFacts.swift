@@ -55,8 +55,8 @@ public struct SubscriptionFacts: Sendable {
                 unchanged = max(0, shared - 1)
                 if let firstPaid, unchanged > 0 {
                     let lastCheckpoint = UTCCalendar.adding(months: 12, to: after[firstPaid].purchaseDate)
-                    cohortUnchanged = before[unchanged...].allSatisfy { lastCheckpoint < $0.purchaseDate }
-                        && after[unchanged...].allSatisfy { lastCheckpoint < $0.purchaseDate }
+                    cohortUnchanged = (unchanged..<before.count).allSatisfy { lastCheckpoint < before[$0].purchaseDate }
+                        && (unchanged..<after.count).allSatisfy { lastCheckpoint < after[$0].purchaseDate }
                 }
             }
         }
@@ -66,19 +66,21 @@ public struct SubscriptionFacts: Sendable {
 
     /// Whether a history contributes at all: an auto-renewable subscription's.
     private func isCounted(_ history: [Transaction]) -> Bool {
-        !history.isEmpty && catalog.productType(of: history[history.count - 1]) == .autoRenewable
+        guard let last = history.indices.last else { return false }
+        return catalog.productType(
+            productID: history[last].productID, stated: history[last].productType, inGroup: history[last].subscriptionGroupID != nil) == .autoRenewable
     }
 
     /// The first period the customer paid for (not a trial, not family shared): where the cohort
     /// starts and Apple's second year of commission is counted from.
     private static func firstPaid(_ history: [Transaction]) -> Int? {
-        history.firstIndex { !isTrial($0) && $0.ownership != .familyShared }
+        history.indices.first { !isTrial(history, at: $0) && history[$0].ownership != .familyShared }
     }
 
     /// The first paid period, family shared or not: the new paid subscription (a family member's
     /// shared subscription is one, active and renewing like any, though its charge is the organizer's).
     private static func firstPaidPeriod(_ history: [Transaction]) -> Int? {
-        history.firstIndex { !isTrial($0) }
+        history.indices.first { !isTrial(history, at: $0) }
     }
 
     /// A ledger's contribution times `sign`, leaving out the periods before `first` (they still
@@ -100,13 +102,15 @@ public struct SubscriptionFacts: Sendable {
         let secondYear = firstPaid.map { UTCCalendar.adding(months: 12, to: history[$0].purchaseDate) }
         var paidSpans: [(start: Date, end: Date)] = []
 
-        // Fields are read in place (`history[index].…`) rather than through `let` copies of whole
-        // records, as `TransactionStep` reads them. The periods before `first` only give the cohort
-        // its paid spans, so without the cohort the loop starts at `first`.
+        // Records are passed on as the history and an index, their fields read in place
+        // (`history[index].…`), as `TransactionStep` reads them: a record passed by value is a copy
+        // of a few hundred bytes and a dozen references, which was a quarter of the cost. The
+        // periods before `first` only give the cohort its paid spans, so without the cohort the
+        // loop starts at `first`.
         for index in (cohort ? 0 : min(first, history.count))..<history.count {
             let hasNext = index + 1 < history.count
             let nextStart = hasNext ? history[index + 1].purchaseDate : nil
-            let isTrial = Self.isTrial(history[index])
+            let isTrial = Self.isTrial(history, at: index)
             let start = history[index].purchaseDate
             let paidEnd = max(start, history[index].expiresDate ?? start)
             let revocation = history[index].revocation
@@ -118,14 +122,14 @@ public struct SubscriptionFacts: Sendable {
                 continue
             }
             let nextStep = hasNext ? TransactionStep(history, at: index + 1) : nil
-            writer.use(history[index])
+            writer.use(history, at: index)
 
             if isTrial {
                 writer.span(.trialChange, from: start, to: end)
                 writer.count(.newTrial, on: start)
                 writer.count(.trialEnded, on: end)
                 // Converted: the next, paid, transaction follows on and was not refunded.
-                if hasNext, !Self.isTrial(history[index + 1]), revocation == nil, history[index + 1].revocation == nil,
+                if hasNext, !Self.isTrial(history, at: index + 1), revocation == nil, history[index + 1].revocation == nil,
                     nextStep == .renewal || nextStep == .billingRecovery || nextStep == .planChange
                 {
                     writer.count(.trialConverted, on: end)
@@ -135,7 +139,7 @@ public struct SubscriptionFacts: Sendable {
                 if cohort { paidSpans.append((start, end)) }
                 if history[index].ownership != .familyShared {
                     let rate: Int64 = secondYear.map { start >= $0 } == true ? 15 : 30
-                    addCharge(of: history[index], commission: rate, from: start, to: end, with: &writer)
+                    addCharge(of: history, at: index, commission: rate, from: start, to: end, with: &writer)
                 }
                 if index == firstPaidPeriod {
                     writer.count(.newPaid, on: start)
@@ -168,16 +172,16 @@ public struct SubscriptionFacts: Sendable {
             } else if revokedInPeriod {
                 if !isTrial { writer.count(.churnOther, on: end) }
             } else {
-                addEnding(of: history[index], at: paidEnd, info: ledger.renewalInfo, isTrial: isTrial, with: &writer)
+                addEnding(purchasedAt: start, at: paidEnd, info: ledger.renewalInfo, isTrial: isTrial, with: &writer)
             }
         }
 
         if cohort, let firstPaid {
-            writer.use(history[firstPaid])
+            writer.use(history, at: firstPaid)
             let firstStart = history[firstPaid].purchaseDate
             let cohort = AnalyticsCounters.start(ofDay: UTCCalendar.monthStart(of: AnalyticsCounters.day(of: firstStart)))
             writer.count(.cohortSize, on: cohort)
-            for months in 1...12 {
+            for months in 1..<13 {
                 let checkpoint = UTCCalendar.adding(months: months, to: firstStart)
                 if paidSpans.contains(where: { $0.start <= checkpoint && checkpoint < $0.end }) {
                     writer.count(.cohortRetained(after: months), on: cohort)
@@ -186,12 +190,13 @@ public struct SubscriptionFacts: Sendable {
         }
     }
 
-    /// Revenue, refund and MRR of one paid transaction.
-    private func addCharge(of transaction: Transaction, commission: Int64, from start: Date, to end: Date, with writer: inout Writer) {
-        guard let price = transaction.price ?? catalog.prices.price(productID: transaction.productID, storefront: transaction.storefront) else {
+    /// Revenue, refund and MRR of one paid transaction, `history[index]`.
+    private func addCharge(of history: [Transaction], at index: Int, commission: Int64, from start: Date, to end: Date, with writer: inout Writer) {
+        guard let price = history[index].price ?? catalog.prices.price(productID: history[index].productID, storefront: history[index].storefront)
+        else {
             writer.count(.chargePriceUnknown, on: start)
             writer.span(.mrrPriceUnknownChange, from: start, to: end)
-            if let revocation = transaction.revocation, revocation.type != .familyRevoke {
+            if let revocation = history[index].revocation, revocation.type != .familyRevoke {
                 writer.count(.refund, on: revocation.date)
                 writer.count(.refundPriceUnknown, on: revocation.date)
             }
@@ -200,7 +205,7 @@ public struct SubscriptionFacts: Sendable {
         writer.money(.revenueGross, price.milliUnits, price.currency, on: start)
         writer.money(.revenueProceeds, Self.proceeds(price.milliUnits, commission: commission), price.currency, on: start)
         writer.money(.revenueProceedsSmallBusiness, Self.proceeds(price.milliUnits, commission: 15), price.currency, on: start)
-        if let revocation = transaction.revocation, revocation.type != .familyRevoke {
+        if let revocation = history[index].revocation, revocation.type != .familyRevoke {
             var refunded = price.milliUnits
             if revocation.type == .refundProrated, let percentage = revocation.percentage {
                 refunded = price.milliUnits * Int64(percentage) / 100_000
@@ -210,7 +215,7 @@ public struct SubscriptionFacts: Sendable {
             writer.money(.refundProceeds, Self.proceeds(refunded, commission: commission), price.currency, on: revocation.date)
             writer.money(.refundProceedsSmallBusiness, Self.proceeds(refunded, commission: 15), price.currency, on: revocation.date)
         }
-        guard let monthly = monthlyPrice(price.milliUnits, of: transaction) else {
+        guard let monthly = monthlyPrice(price.milliUnits, of: history, at: index, writer: &writer) else {
             writer.span(.mrrPriceUnknownChange, from: start, to: end)
             return
         }
@@ -221,8 +226,8 @@ public struct SubscriptionFacts: Sendable {
 
     /// The end of the latest period when nothing follows it: billing retry (with its grace
     /// period) while Apple still tries, else an expiry with its reason (trials do not churn).
-    private func addEnding(of transaction: Transaction, at end: Date, info: RenewalInfo?, isTrial: Bool, with writer: inout Writer) {
-        let current = info.flatMap { $0.provenance.versionDate >= transaction.purchaseDate ? $0 : nil }
+    private func addEnding(purchasedAt purchaseDate: Date, at end: Date, info: RenewalInfo?, isTrial: Bool, with writer: inout Writer) {
+        let current = info.flatMap { $0.provenance.versionDate >= purchaseDate ? $0 : nil }
         if let current, current.isInBillingRetry {
             let graceEnd = max(end, current.gracePeriodExpiresDate ?? end)
             writer.span(.graceChange, from: end, to: graceEnd)
@@ -243,9 +248,9 @@ public struct SubscriptionFacts: Sendable {
 
     /// A period's price as a month's worth: a year / 12, a week × 52 / 12 (a day-based period of
     /// n days × 364 / 12n), rounded down to a milli-unit; nil when the period's length is unknown.
-    func monthlyPrice(_ milliUnits: Int64, of transaction: Transaction) -> Int64? {
-        var duration = catalog.product(id: transaction.productID)?.duration
-        if PeriodType(offer: transaction.offer) == .introductoryPayUpFront, let period = transaction.offer?.period {
+    private func monthlyPrice(_ milliUnits: Int64, of history: [Transaction], at index: Int, writer: inout Writer) -> Int64? {
+        var duration = writer.productDuration(in: catalog)
+        if PeriodType(offer: history[index].offer) == .introductoryPayUpFront, let period = history[index].offer?.period {
             duration = SubscriptionDuration(iso8601: period) ?? duration
         }
         guard let duration else { return nil }
@@ -258,8 +263,8 @@ public struct SubscriptionFacts: Sendable {
         milliUnits * (100 - commission) / 100
     }
 
-    static func isTrial(_ transaction: Transaction) -> Bool {
-        PeriodType(offer: transaction.offer) == .freeTrial
+    static func isTrial(_ history: [Transaction], at index: Int) -> Bool {
+        PeriodType(offer: history[index].offer) == .freeTrial
     }
 
     /// Writes counters under the current transaction's product and storefront, times `sign`.
@@ -268,6 +273,8 @@ public struct SubscriptionFacts: Sendable {
         let sign: Int64
         private var productID = ""
         private var storefront = ""
+        /// The current product's duration once looked up (`.some(nil)`: the catalog has none).
+        private var duration: SubscriptionDuration??
         var counters = AnalyticsCounters()
         /// The current product's and storefront's interned segments, by currency ("" for counts):
         /// interned once per subscription (unless its product or storefront changes), not once per
@@ -284,13 +291,22 @@ public struct SubscriptionFacts: Sendable {
             self.sign = sign
         }
 
-        /// Writes what follows under `transaction`'s product and storefront.
-        mutating func use(_ transaction: Transaction) {
-            let storefront = transaction.storefront ?? ""
-            guard transaction.productID != productID || storefront != self.storefront else { return }
-            productID = transaction.productID
+        /// Writes what follows under the product and storefront of `history[index]`.
+        mutating func use(_ history: [Transaction], at index: Int) {
+            let storefront = history[index].storefront ?? ""
+            guard history[index].productID != productID || storefront != self.storefront else { return }
+            if history[index].productID != productID { duration = nil }
+            productID = history[index].productID
             self.storefront = storefront
             segments = []
+        }
+
+        /// The current product's period length from the catalog, looked up once per product.
+        mutating func productDuration(in catalog: Catalog) -> SubscriptionDuration? {
+            if let duration { return duration }
+            let found = catalog.product(id: productID)?.duration
+            duration = .some(found)
+            return found
         }
 
         mutating func count(_ metric: AnalyticsMetric, on date: Date) {

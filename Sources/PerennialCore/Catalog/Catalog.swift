@@ -109,8 +109,13 @@ public struct Catalog: Hashable, Sendable {
     /// missing from the catalog), a group implying an auto-renewable subscription. Records from
     /// receipts, verifyReceipt and V1 notifications do not say their product's type.
     public func productType(of transaction: Transaction) -> ProductType? {
-        productIndex[transaction.productID].map { products[$0].type } ?? transaction.productType
-            ?? (transaction.subscriptionGroupID != nil ? .autoRenewable : nil)
+        productType(productID: transaction.productID, stated: transaction.productType, inGroup: transaction.subscriptionGroupID != nil)
+    }
+
+    /// ``productType(of:)`` from the record's fields, for a caller that reads them in place: a
+    /// record passed whole is copied (a few hundred bytes and a dozen references).
+    public func productType(productID: String, stated: ProductType?, inGroup: Bool) -> ProductType? {
+        productIndex[productID].map { products[$0].type } ?? stated ?? (inGroup ? .autoRenewable : nil)
     }
 
     /// The subscription group with this identifier, if the catalog declares it.
