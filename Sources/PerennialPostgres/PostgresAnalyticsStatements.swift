@@ -45,6 +45,41 @@ enum PostgresAnalyticsStatements {
         }
     }
 
+    /// A rebuild's batch of records: those of the purchases whose original transaction ids lie
+    /// after `after`, up to `through`, as one row: each record's original transaction id, kind
+    /// (0 a transaction, 1 a renewal info) and length in bytes, and all their JSON back to back in
+    /// one text. PostgresNIO costs about 2 µs a row, and a rebuild reads a dozen a subscription.
+    struct BatchRecords: PostgresPreparedStatement {
+        static let sql = """
+            SELECT array_agg(original_transaction_id), array_agg(kind), array_agg(octet_length(record)), string_agg(record, '') FROM (
+                SELECT 0 AS kind, original_transaction_id, record FROM transactions
+                WHERE original_transaction_id > $1 AND original_transaction_id <= $2
+                UNION ALL
+                SELECT 1, original_transaction_id, record FROM renewal_infos
+                WHERE original_transaction_id > $1 AND original_transaction_id <= $2
+            ) AS records
+            """
+        let after: String
+        let through: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(after)
+            bindings.append(through)
+            return bindings
+        }
+
+        /// Nil when no record lies in the range.
+        func decodeRow(_ row: PostgresRow) throws -> (ids: [String], kinds: [Int32], lengths: [Int32], json: String)? {
+            let (ids, kinds, lengths, json) = try row.decode(([String]?, [Int32]?, [Int32]?, String?).self)
+            guard let ids, let kinds, let lengths, let json else { return nil }
+            guard kinds.count == ids.count, lengths.count == ids.count, lengths.reduce(0, { $0 + Int($1) }) == json.utf8.count else {
+                throw StorageError.corruptRow(table: "transactions", key: after, reason: "the batch's records and their lengths disagree")
+            }
+            return (ids, kinds, lengths, json)
+        }
+    }
+
     /// The next batch of subscriptions after `after`, with the app of the evidence that last
     /// touched each (kept by the reconciliation schedule).
     struct Subscriptions: PostgresPreparedStatement {

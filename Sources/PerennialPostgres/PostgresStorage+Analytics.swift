@@ -59,15 +59,25 @@ extension PostgresStorage {
             while true {
                 let subscriptions = try await rows.all(PostgresAnalyticsStatements.Subscriptions(after: after, limit: 1000))
                 guard let last = subscriptions.last else { break }
+                let first = after
                 after = last.0
                 var batch = AnalyticsRebuildSums.Batch()
                 var known: [String: Int] = [:]
                 for (id, app) in subscriptions {
                     if let facts = apps[app] { known[id] = batch.add(id: id, app: app, facts: facts) } else { unknownApps[app, default: 0] += 1 }
                 }
-                for (kind, id, json) in try await rows.all(PostgresStatements.RecordsOfPurchases(originalTransactionIDs: Array(known.keys))) {
-                    guard let number = known[id] else { continue }
-                    if kind == 0 { batch.addTransaction(json, of: number) } else { batch.setRenewalInfo(json, of: number) }
+                // The batch's records in one row, over the same range of ids (in the same collation)
+                // as the batch's subscriptions.
+                if var records = try await rows.all(PostgresAnalyticsStatements.BatchRecords(after: first, through: after)).first ?? nil {
+                    records.json.withUTF8 { utf8 in
+                        var offset = 0
+                        for index in records.ids.indices {
+                            let json = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[offset..<offset + Int(records.lengths[index])])
+                            offset += json.count
+                            guard let number = known[records.ids[index]] else { continue }
+                            if records.kinds[index] == 0 { batch.addTransaction(json, of: number) } else { batch.setRenewalInfo(json, of: number) }
+                        }
+                    }
                 }
                 if !batch.isEmpty { try await sums.add(batch) }
             }
