@@ -63,7 +63,7 @@ extension SQLiteStorage {
 
     /// Sums the facts of the subscriptions of `apps` on a read snapshot, then replaces those apps'
     /// counters in a short write transaction: applies go on while it reads (a rebuild of 1,000,000
-    /// subscriptions reads for 20–25 s, longer than a writer waits for the file's lock), and
+    /// subscriptions reads for 13–18 s, longer than a writer waits for the file's lock), and
     /// the changes they journal meanwhile are added to the rebuilt counters.
     public func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild {
         try await replaceAnalytics(with: try await sumAnalytics(apps: apps), apps: Set(apps.keys))

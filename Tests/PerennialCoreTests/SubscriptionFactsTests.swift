@@ -192,6 +192,16 @@ struct SubscriptionFactsTests {
                 var change = AnalyticsCounters()
                 facts.addChange(from: old, to: new, to: &change)
                 #expect(change == expected)
+                // Told any number of shared records up to the common prefix, the change is the same.
+                var common = 0
+                if let before = old?.transactions, let after = new?.transactions {
+                    while common < min(before.count, after.count), before[common] == after[common] { common += 1 }
+                }
+                for shared in 0...common {
+                    var told = AnalyticsCounters()
+                    facts.addChange(from: old, to: new, sharing: shared, to: &told)
+                    #expect(told == expected, "sharing \(shared) of \(common)")
+                }
                 compared += 1
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import PerennialCore
 import PerennialStorage
 import PerennialStorageContract
@@ -32,6 +33,35 @@ import Testing
         #expect(plan.bindings == [WritePlan.Binding(originalTransactionID: "1000", appUserID: "bob")])
         #expect(plan.transactions == [purchase])
         #expect(plan.outbox.map(\.appUserID) == ["bob"])
+    }
+
+    /// A plan's analytics change is the subscription's new contribution minus its old, whichever
+    /// of its records the evidence changes: the applier tells the facts which records both
+    /// histories share by their ids, and a record with a new version is not one of them.
+    @Test func aRefundOfAnyPeriodChangesTheAnalyticsByItsWholeDifference() throws {
+        typealias P = AnalyticsPopulation
+        let facts = SubscriptionFacts(catalog: P.catalog)
+        var stored = RecordSet()
+        for evidence in P.evidence where (evidence.records.transactions.map(\.originalTransactionID) + evidence.records.renewalInfos.map(\.originalTransactionID)).contains("A") {
+            stored.merge(evidence.records)
+        }
+        let history = try #require(stored.ledger(originalTransactionID: "A")).transactions
+        #expect(history.count == 4)
+        for index in history.indices {
+            var refunded = history[index]
+            refunded.revocation = Revocation(date: refunded.purchaseDate.addingTimeInterval(86_400), reason: .other, type: .refundFull)
+            refunded.provenance.versionDate = refunded.provenance.versionDate.addingTimeInterval(2 * 86_400)
+            let evidence = IncomingEvidence(
+                appBundleID: P.bundleID, kind: .notificationV2, idempotencyKey: "refund \(index)", raw: Data("refund".utf8), receivedAt: P.at(4, 1),
+                records: EvidenceRecords(transactions: [refunded]), presentedBy: nil, environment: .production)
+            let plan = try P.applier.plan(for: evidence, snapshot: StorageSnapshot(records: stored), now: P.at(4, 1))
+            #expect(plan.transactions == [refunded])
+            var expected = AnalyticsCounters()
+            facts.add(try #require(stored.merging(evidence.records).ledger(originalTransactionID: "A")), to: &expected)
+            facts.add(try #require(stored.ledger(originalTransactionID: "A")), to: &expected, times: -1)
+            #expect(!expected.isEmpty)
+            #expect(plan.analytics == expected, "the refund of period \(index)")
+        }
     }
 
     @Test func aNotificationForAnUnownedPurchaseProducesNoEvents() throws {

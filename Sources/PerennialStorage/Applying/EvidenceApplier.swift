@@ -111,9 +111,25 @@ public struct EvidenceApplier: Sendable {
     /// its records, so late, repeated or reordered evidence converges to the same counters.
     private func countAnalytics(_ touched: [String], stored: RecordSet, merged: RecordSet, into plan: inout WritePlan) {
         let facts = SubscriptionFacts(catalog: engine.catalog)
+        let changed = Set(plan.transactions.map(\.transactionID))
         for id in Set(touched) {
-            facts.addChange(from: stored.ledger(originalTransactionID: id), to: merged.ledger(originalTransactionID: id), to: &plan.analytics)
+            let (old, new) = (stored.ledger(originalTransactionID: id), merged.ledger(originalTransactionID: id))
+            facts.addChange(from: old, to: new, sharing: Self.sharedRecords(old, new, changed: changed), to: &plan.analytics)
         }
+    }
+
+    /// How many leading records the stored and merged histories share, told by their ids alone:
+    /// a record the plan does not write is the stored version in both (see
+    /// ``collectChangedRecords(_:merged:stored:into:)``), so comparing whole records is not needed.
+    private static func sharedRecords(_ old: SubscriptionLedger?, _ new: SubscriptionLedger?, changed: Set<String>) -> Int {
+        guard let before = old?.transactions, let after = new?.transactions else { return 0 }
+        var shared = 0
+        while shared < min(before.count, after.count), before[shared].transactionID == after[shared].transactionID,
+            !changed.contains(after[shared].transactionID)
+        {
+            shared += 1
+        }
+        return shared
     }
 
     /// The next check of every touched subscription, from the state its owner's new view holds
