@@ -115,21 +115,15 @@ extension SQLiteStorage {
                 // The batch's rows in two range scans of the original-transaction index, in its
                 // order, so each row finds its subscription by walking `known` alongside: reading
                 // is the part that does not spread over the cores.
-                let transactions = try db.cachedStatement(
-                    sql: """
-                        SELECT original_transaction_id, record FROM transactions
-                        WHERE original_transaction_id > ? AND original_transaction_id <= ? ORDER BY original_transaction_id
-                        """)
-                try Self.forEachRow(of: transactions, arguments: [first, after], in: known) { number, json in
-                    batch.addTransaction(json, of: number)
-                }
-                let renewalInfos = try db.cachedStatement(
-                    sql: """
-                        SELECT original_transaction_id, record FROM renewal_infos
-                        WHERE original_transaction_id > ? AND original_transaction_id <= ? ORDER BY original_transaction_id
-                        """)
-                try Self.forEachRow(of: renewalInfos, arguments: [first, after], in: known) { number, json in
-                    batch.setRenewalInfo(json, of: number)
+                for table in ["transactions", "renewal_infos"] {
+                    let rows = try db.cachedStatement(
+                        sql: """
+                            SELECT original_transaction_id, record FROM \(table)
+                            WHERE original_transaction_id > ? AND original_transaction_id <= ? ORDER BY original_transaction_id
+                            """)
+                    try Self.forEachRow(of: rows, arguments: [first, after], in: known) { number, json in
+                        if table == "transactions" { batch.addTransaction(json, of: number) } else { batch.setRenewalInfo(json, of: number) }
+                    }
                 }
                 if !batch.isEmpty { try sums.add(batch) }
             }
