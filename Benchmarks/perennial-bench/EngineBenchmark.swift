@@ -42,11 +42,6 @@ enum EngineBenchmark {
             await measure("analytics facts: 1 sub × 13 transactions", iterations: 200_000) { blackHole(facts.counters(of: renewed)) },
             await measure("analytics change: its 13th transaction", iterations: 200_000) {
                 var change = AnalyticsCounters()
-                facts.addChange(from: beforeRenewal, to: renewed, to: &change)
-                blackHole(change)
-            },
-            await measure("the same told the 12 shared records (as an apply)", iterations: 200_000) {
-                var change = AnalyticsCounters()
                 facts.addChange(from: beforeRenewal, to: renewed, sharing: beforeRenewal.transactions.count, to: &change)
                 blackHole(change)
             },

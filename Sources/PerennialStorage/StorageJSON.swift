@@ -33,8 +33,7 @@ public enum StorageJSON {
         try decode(type, bytes: Array(data), table: table, key: key)
     }
 
-    /// Decodes a JSON column's UTF-8 bytes; `table` and `key` name the row in the error.
-    public static func decode<T: Decodable>(_ type: T.Type, bytes: [UInt8], table: String, key: String) throws(StorageError) -> T {
+    private static func decode<T: Decodable>(_ type: T.Type, bytes: [UInt8], table: String, key: String) throws(StorageError) -> T {
         try decode(type, bytes: bytes, in: bytes.indices, table: table, key: key)
     }
 

@@ -29,8 +29,8 @@ import Testing
             rows.shuffle(using: &generator)
             for (id, transaction, info) in rows {
                 let number = try #require(numbers[id])
-                if let transaction { batch.addTransaction(String(decoding: try StorageJSON.encode(transaction, what: "test"), as: UTF8.self), of: number) }
-                if let info { batch.setRenewalInfo(String(decoding: try StorageJSON.encode(info, what: "test"), as: UTF8.self), of: number) }
+                if let transaction { try StorageJSON.encode(transaction, what: "test").withUnsafeBytes { batch.addTransaction($0, of: number) } }
+                if let info { try StorageJSON.encode(info, what: "test").withUnsafeBytes { batch.setRenewalInfo($0, of: number) } }
             }
             let sums = AnalyticsRebuildSums()
             try await sums.add(batch)
@@ -46,8 +46,8 @@ import Testing
         let ledger = try #require(RecordSet(P.evidence[0].records).ledgers.first)
         let good = batch.add(id: ledger.originalTransactionID, app: P.bundleID, facts: facts)
         let bad = batch.add(id: "bad", app: P.bundleID, facts: facts)
-        batch.addTransaction(String(decoding: try StorageJSON.encode(ledger.transactions[0], what: "test"), as: UTF8.self), of: good)
-        batch.addTransaction(#"{"originalTransactionID":"bad","#, of: bad)
+        try StorageJSON.encode(ledger.transactions[0], what: "test").withUnsafeBytes { batch.addTransaction($0, of: good) }
+        Data(#"{"originalTransactionID":"bad","#.utf8).withUnsafeBytes { batch.addTransaction($0, of: bad) }
         let sums = AnalyticsRebuildSums()
         try sums.add(batch)
         #expect {

@@ -38,20 +38,12 @@ public struct SubscriptionFacts: Sendable {
     /// is shared too count the same in both and cancel, and are not counted at all: a renewal
     /// adds the counters of a few periods, not of both histories in full. The cohort's retention
     /// cancels too once its twelfth month falls before every period that is not shared: its
-    /// checkpoints then lie in the shared periods' spans, the same in both. (Finding the shared
-    /// records compares them, a copy of both records each: see ``addChange(from:to:sharing:to:)``.)
-    public func addChange(from old: SubscriptionLedger?, to new: SubscriptionLedger?, to counters: inout AnalyticsCounters) {
-        var shared = 0
-        if let before = old?.transactions, let after = new?.transactions {
-            while shared < min(before.count, after.count), before[shared] == after[shared] { shared += 1 }
-        }
-        addChange(from: old, to: new, sharing: shared, to: &counters)
-    }
-
-    /// ``addChange(from:to:to:)`` for a caller that knows the first `shared` records of both
-    /// histories are the same, so that they need not be compared (an apply knows it by their ids:
-    /// only its evidence brings new versions). Any number up to the length of the histories'
-    /// common prefix gives the same change; a smaller one only counts more periods twice over.
+    /// checkpoints then lie in the shared periods' spans, the same in both.
+    ///
+    /// The caller says how many leading records both histories share: an apply knows it by their
+    /// ids (only its evidence brings new versions), where comparing the records would copy both
+    /// into `==` at each step. Any number up to the length of the common prefix gives the same
+    /// change; a smaller one only counts more periods in both.
     public func addChange(from old: SubscriptionLedger?, to new: SubscriptionLedger?, sharing shared: Int, to counters: inout AnalyticsCounters) {
         var unchanged = 0
         var cohortUnchanged = false
@@ -191,7 +183,7 @@ public struct SubscriptionFacts: Sendable {
             let firstStart = history[firstPaid].purchaseDate
             let cohort = AnalyticsCounters.start(ofDay: UTCCalendar.monthStart(of: AnalyticsCounters.day(of: firstStart)))
             writer.count(.cohortSize, on: cohort)
-            for months in 1..<13 {
+            for months in 1...12 {
                 let checkpoint = UTCCalendar.adding(months: months, to: firstStart)
                 if paidSpans.contains(where: { $0.start <= checkpoint && checkpoint < $0.end }) {
                     writer.count(.cohortRetained(after: months), on: cohort)

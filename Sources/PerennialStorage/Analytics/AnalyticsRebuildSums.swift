@@ -45,19 +45,9 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
             transactions.append((subscription, append(json)))
         }
 
-        public mutating func addTransaction(_ json: String, of subscription: Int) {
-            var json = json
-            json.withUTF8 { addTransaction(UnsafeRawBufferPointer($0), of: subscription) }
-        }
-
         /// Sets a subscription's stored renewal info's JSON (UTF-8).
         public mutating func setRenewalInfo(_ json: UnsafeRawBufferPointer, of subscription: Int) {
             subscriptions[subscription].renewalInfo = append(json)
-        }
-
-        public mutating func setRenewalInfo(_ json: String, of subscription: Int) {
-            var json = json
-            json.withUTF8 { setRenewalInfo(UnsafeRawBufferPointer($0), of: subscription) }
         }
 
         private mutating func append(_ json: UnsafeRawBufferPointer) -> Range<Int> {
