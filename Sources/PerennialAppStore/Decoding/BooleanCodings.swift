@@ -26,6 +26,8 @@ enum LegacyBoolean {
 
 /// A boolean that Apple sends as JSON `true`/`false` (V2, `is_retryable`); other spellings read too.
 public enum BooleanValue: LenientCoding {
+    public static var usualForm: LenientScalar.Form { .bool }
+
     public static func value(from scalar: LenientScalar, codingPath: [any CodingKey]) throws -> Bool {
         try LegacyBoolean.value(from: scalar, codingPath: codingPath, for: Self.self)
     }

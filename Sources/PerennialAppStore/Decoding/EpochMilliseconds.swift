@@ -6,6 +6,8 @@ public import Foundation
 /// Encodes as an integer number, or as a fractional number when the date has sub-millisecond
 /// precision, so Xcode values survive a round trip.
 public enum EpochMilliseconds: LenientCoding {
+    public static var usualForm: LenientScalar.Form { .number }
+
     public static func value(from scalar: LenientScalar, codingPath: [any CodingKey]) throws -> Date {
         let milliseconds: Double
         switch scalar {

@@ -4,6 +4,8 @@ import Foundation
 /// Decimal text (`"21002"`) and whole floating-point numbers read too; other text is a
 /// `DecodingError` (`"appAppleId": "blue"` must not become `nil`).
 public enum IntegerNumber<Value: LenientIntegerConvertible>: LenientCoding {
+    public static var usualForm: LenientScalar.Form { .number }
+
     public static func value(from scalar: LenientScalar, codingPath: [any CodingKey]) throws -> Value {
         let integer: Int64?
         switch scalar {

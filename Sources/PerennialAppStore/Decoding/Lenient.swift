@@ -14,7 +14,7 @@ public struct Lenient<Coding: LenientCoding>: Hashable, Sendable {
 
 extension Lenient: Codable {
     public init(from decoder: any Decoder) throws {
-        let scalar = try LenientScalar(from: decoder)
+        let scalar = try LenientScalar(from: decoder, usually: Coding.usualForm)
         wrappedValue = scalar.isAbsent ? nil : try Coding.value(from: scalar, codingPath: decoder.codingPath)
     }
 

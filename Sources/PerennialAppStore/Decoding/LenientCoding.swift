@@ -13,9 +13,14 @@ public protocol LenientCoding {
 
     /// The scalar Apple sends for `value`.
     static func scalar(for value: Value) -> LenientScalar
+
+    /// The form Apple usually sends, read first (``LenientScalar/init(from:usually:)``).
+    static var usualForm: LenientScalar.Form { get }
 }
 
 extension LenientCoding {
+    public static var usualForm: LenientScalar.Form { .string }
+
     /// The error for a scalar of the wrong kind (a boolean where an identifier belongs).
     static func typeMismatch(_ scalar: LenientScalar, expected: String, codingPath: [any CodingKey]) -> DecodingError {
         DecodingError.typeMismatch(

@@ -13,29 +13,47 @@ public enum LenientScalar: Hashable, Sendable, Codable, CustomStringConvertible 
     case number(Double)
     case string(String)
 
+    /// The forms a scalar can take, in the order a field with no usual form tries them.
+    public enum Form: CaseIterable, Sendable {
+        case string, number, bool
+    }
+
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, usually: .string)
+    }
+
+    /// Reads the scalar trying the field's `usual` form first: every form that does not match
+    /// costs a thrown `DecodingError`, and a payload's dozens of date and integer fields would
+    /// each throw once if strings always came first.
+    public init(from decoder: any Decoder, usually usual: Form) throws {
         let container = try decoder.singleValueContainer()
-        // The forms are disjoint except that an integer also reads as a Double, so the order only
-        // puts Int64 before Double; beyond that it follows frequency, because each form that does
-        // not match costs a thrown `DecodingError` (strings are most fields of Apple's payloads).
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else {
-            throw DecodingError.typeMismatch(
-                LenientScalar.self,
-                DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "expected a string, number or boolean, found an object or array"
-                )
-            )
+            return
+        }
+        if let scalar = Self.read(usual, from: container) {
+            self = scalar
+            return
+        }
+        // The forms are disjoint except that an integer also reads as a Double, which `read`
+        // settles by trying Int64 first.
+        for form in Form.allCases where form != usual {
+            if let scalar = Self.read(form, from: container) {
+                self = scalar
+                return
+            }
+        }
+        throw DecodingError.typeMismatch(
+            LenientScalar.self,
+            DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected a string, number or boolean, found an object or array")
+        )
+    }
+
+    private static func read(_ form: Form, from container: any SingleValueDecodingContainer) -> LenientScalar? {
+        switch form {
+        case .string: (try? container.decode(String.self)).map(LenientScalar.string)
+        case .number: (try? container.decode(Int64.self)).map(LenientScalar.integer) ?? (try? container.decode(Double.self)).map(LenientScalar.number)
+        case .bool: (try? container.decode(Bool.self)).map(LenientScalar.bool)
         }
     }
 

@@ -21,7 +21,7 @@ extension OpenIntegerValue {
     public var lenientInteger: Int64 { Int64(rawValue) }
 
     public init(from decoder: any Decoder) throws {
-        let scalar = try LenientScalar(from: decoder)
+        let scalar = try LenientScalar(from: decoder, usually: .number)
         guard !scalar.isAbsent else {
             throw IntegerNumber<Self>.typeMismatch(scalar, expected: "an integer", codingPath: decoder.codingPath)
         }

@@ -1,7 +1,6 @@
-import Crypto
 import Foundation
 
-/// A bounded, thread-safe map from a JWS header's SHA-256 to its verified chain.
+/// A bounded, thread-safe map from a JWS header segment to its verified chain.
 ///
 /// Apple signs many payloads with the same chain, so after the first full X.509 validation each
 /// later payload costs one ECDSA verification. Eviction is least-recently-used: a lookup stamps the
@@ -12,6 +11,22 @@ import Foundation
 /// An `NSLock` guards the state because `Synchronization.Mutex` needs macOS 15 and the package
 /// supports macOS 14.
 final class ChainCache: @unchecked Sendable {
+    /// A header segment as a key: equal only when every byte is (so no two chains can ever share
+    /// an entry), but hashed over its first kilobyte only, the leaf certificate that tells Apple's
+    /// chains apart. A digest of the whole header (kilobytes of `x5c`) cost more than the lookup.
+    struct Key: Hashable {
+        let header: [UInt8]
+
+        init(_ header: ArraySlice<UInt8>) {
+            self.header = Array(header)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(header.count)
+            header.prefix(1024).withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
     private struct Slot {
         var chain: VerifiedChain
         var lastUse: UInt64
@@ -19,7 +34,7 @@ final class ChainCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private let capacity: Int
-    private var slots: [SHA256Digest: Slot] = [:]
+    private var slots: [Key: Slot] = [:]
     private var clock: UInt64 = 0
     private var hitCount = 0
 
@@ -30,7 +45,7 @@ final class ChainCache: @unchecked Sendable {
     }
 
     /// The chain verified under `key`, counting a hit when there is one.
-    func chain(for key: SHA256Digest) -> VerifiedChain? {
+    func chain(for key: Key) -> VerifiedChain? {
         lock.withLock {
             guard var slot = slots[key] else { return nil }
             clock &+= 1
@@ -42,7 +57,7 @@ final class ChainCache: @unchecked Sendable {
     }
 
     /// Remembers a verified chain, evicting the least recently used one when full.
-    func insert(_ chain: VerifiedChain, for key: SHA256Digest) {
+    func insert(_ chain: VerifiedChain, for key: Key) {
         guard capacity > 0 else { return }
         lock.withLock {
             clock &+= 1

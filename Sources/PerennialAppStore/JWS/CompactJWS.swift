@@ -18,9 +18,10 @@ struct CompactJWS {
     init(_ compact: String) throws(JWSVerificationError) {
         let bytes = Array(compact.utf8)
         let dots = bytes.withUnsafeBufferPointer { buffer -> (first: Int?, second: Int?, third: Int?) in
-            let first = buffer.firstIndex(of: UInt8(ascii: "."))
-            let second = first.flatMap { buffer[($0 + 1)...].firstIndex(of: UInt8(ascii: ".")) }
-            return (first, second, second.flatMap { buffer[($0 + 1)...].firstIndex(of: UInt8(ascii: ".")) })
+            let dot = UInt8(ascii: ".")
+            let first = buffer.offset(of: dot, in: 0..<buffer.count)
+            let second = first.flatMap { buffer.offset(of: dot, in: ($0 + 1)..<buffer.count) }
+            return (first, second, second.flatMap { buffer.offset(of: dot, in: ($0 + 1)..<buffer.count) })
         }
         guard let firstDot = dots.first, let secondDot = dots.second, dots.third == nil else {
             let found = [dots.first, dots.second, dots.third].compactMap { $0 }.count

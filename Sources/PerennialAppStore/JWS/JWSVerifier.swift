@@ -9,7 +9,7 @@ public import X509
 /// Apple's marker rule at the validation time, and the signature verifies with the leaf's key.
 ///
 /// Apple signs many payloads with the same chain, so a verified chain is cached per verifier, keyed
-/// by the SHA-256 of the header segment (identical header bytes carry identical `x5c`). A repeated
+/// by the header segment's bytes (identical header bytes carry identical `x5c`). A repeated
 /// chain then costs one ECDSA verification; its validity window is still checked at every
 /// validation time. Xcode and StoreKit-testing data are self-signed and never verify here; they are
 /// read through `JWSDecoding.decodeUnverified` when that environment is configured explicitly.
@@ -30,7 +30,7 @@ public struct JWSVerifier: Sendable {
     /// cached completes without suspending (see `verifyWithCachedChain(_:at:)`).
     public func verify(_ compact: String, at time: JWSValidationTime = .signedDate) async throws(JWSVerificationError) -> VerifiedJWS {
         let jws = try CompactJWS(compact)
-        let key = SHA256.hash(data: jws.headerSegment)
+        let key = ChainCache.Key(jws.headerSegment)
         if let chain = cache.chain(for: key) {
             return try Self.verify(jws, with: chain, at: time)
         }
@@ -51,7 +51,7 @@ public struct JWSVerifier: Sendable {
     /// A cached chain is still rejected when the validation time falls outside its validity window.
     public func verifyWithCachedChain(_ compact: String, at time: JWSValidationTime = .signedDate) throws(JWSVerificationError) -> VerifiedJWS? {
         let jws = try CompactJWS(compact)
-        guard let chain = cache.chain(for: SHA256.hash(data: jws.headerSegment)) else { return nil }
+        guard let chain = cache.chain(for: ChainCache.Key(jws.headerSegment)) else { return nil }
         return try Self.verify(jws, with: chain, at: time)
     }
 

@@ -55,6 +55,35 @@ struct JWSChainCacheTests {
         #expect(verifier.chainCacheHits == 1)
     }
 
+    /// The cache hashes a header's first kilobyte only, which holds the leaf certificate: a
+    /// header that shares it but names another intermediate is another key, so its chain is
+    /// validated (and refused) rather than taken from the entry of the genuine one.
+    @Test func aHeaderSharingTheLeafButNotTheChainMissesTheCache() async throws {
+        let pki = try JWSTestPKI.generate()
+        let verifier = JWSVerifier(trustedRoots: [pki.root])
+        let genuine = try pki.sign(payloadJSON: JWSTestPKI.payload())
+        _ = try await verifier.verify(genuine)
+
+        // Another intermediate whose header comes out as long as the genuine one (DER signatures
+        // vary by a byte or two), so that only the bytes after the leaf tell the two apart.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var forged: String?
+        for _ in 0..<50 where forged == nil {
+            let x5c = try [pki.leaf, JWSTestPKI.generate().intermediate, pki.root].map(JWSTestPKI.x5cEntry)
+            let candidate = try JWSSigning.sign(
+                headerJSON: encoder.encode(JWSHeader(alg: "ES256", x5c: x5c)), payloadJSON: JWSTestPKI.payload(), key: pki.leafKey)
+            if candidate.split(separator: ".")[0].utf8.count == genuine.split(separator: ".")[0].utf8.count { forged = candidate }
+        }
+        let header = try #require(forged).split(separator: ".")[0].utf8
+        #expect(header.prefix(1024).elementsEqual(genuine.split(separator: ".")[0].utf8.prefix(1024)))
+
+        #expect(try verifier.verifyWithCachedChain(try #require(forged)) == nil)
+        await #expect(throws: JWSVerificationError.self) { try await verifier.verify(try #require(forged)) }
+        #expect(verifier.chainCacheHits == 0)
+        #expect(verifier.cachedChainCount == 1)
+    }
+
     @Test func theLeastRecentlyUsedChainIsEvicted() async throws {
         let first = try JWSTestPKI.generate()
         let second = try JWSTestPKI.generate { $0.root = first.rootAuthority }

@@ -47,6 +47,22 @@ struct JSONFieldPeekTests {
         #expect(try JSONFieldPeek.string(at: ["b"], in: json) == "line\nquote\"é")
     }
 
+    /// Kilobytes of string are crossed in runs between quotes and backslashes: an escaped quote
+    /// or backslash anywhere in a long run, right before the closing quote included, neither ends
+    /// the string early nor hides the keys after it.
+    @Test(arguments: [0, 1, 4_095, 9_000])
+    func longStringsWithEscapesAnywhere(escapeAt offset: Int) throws {
+        let run = String(repeating: "eyJ4NWMiOlsiTUlJ", count: 600)
+        let text = String(run.prefix(offset)) + "\"\\" + String(run.dropFirst(offset)) + "\\"
+        let json = try JSONSerialization.data(withJSONObject: ["a": text, "b": ["c": "after"]], options: [.sortedKeys])
+        #expect(try JSONFieldPeek.string(at: ["a"], in: json) == text)
+        #expect(try JSONFieldPeek.string(at: ["b", "c"], in: json) == "after")
+        // Cut inside the long string: its quote never comes.
+        #expect(throws: JSONFieldPeek.Failure.malformed(offset: json.count / 2)) {
+            try JSONFieldPeek.string(at: ["b", "c"], in: Data(json.prefix(json.count / 2)))
+        }
+    }
+
     @Test(arguments: [#"{"signedDate":"2024-06-01"}"#, #"{"signedDate":true}"#, #"{"signedDate":{"ms":1}}"#, #"{"signedDate":[1]}"#])
     func aValueOfTheWrongTypeIsAWrongType(json: String) {
         #expect(throws: JSONFieldPeek.Failure.wrongType(offset: 14)) { try JSONFieldPeek.number(at: ["signedDate"], in: Data(json.utf8)) }
