@@ -17,7 +17,9 @@ import PerennialStorage
 ///
 /// The floor is what the work costs with no logic around it: the three raw ES256 verifications a
 /// notification needs (its own signatures over its own bytes), plus a bare GRDB commit of the same bytes in the same number of rows as an
-/// apply writes (measured from the database the applies left). Set beside the server's CPU per
+/// apply writes (measured from the database the applies left). A second commit row copies the very
+/// rows the applies wrote into the storage's own tables, indexes included, which the bare tables of
+/// the floor do not have: the apply's distance to that row is its logic alone. Set beside the server's CPU per
 /// notification under load (docs/load.md), the difference is what HTTP, logging and the hops
 /// between threads add.
 enum IngestBenchmark {
@@ -94,6 +96,10 @@ enum IngestBenchmark {
         let commit = try await written.measureBareCommit(
             of: bodies[0], in: directory.appendingPathComponent("floor.sqlite").path, iterations: iterations, rounds: rounds)
         apply.note = String(format: "%.2f× the bare commit", apply.microsecondsPerOperation / commit.microsecondsPerOperation)
+        var schemaCommit = try await StoredFootprint.measureCommitOfAppliedRows(
+            from: database, applies: next, into: directory.appendingPathComponent("schema.sqlite").path,
+            iterations: iterations, rounds: rounds)
+        schemaCommit.note += String(format: "; the apply is %.2f× this", apply.microsecondsPerOperation / schemaCommit.microsecondsPerOperation)
         let floorMicroseconds = es256.microsecondsPerOperation + commit.microsecondsPerOperation
         let floor = BenchmarkRow(
             name: "floor: the three verifications + the bare commit", iterations: 1, secondsTotal: floorMicroseconds / 1_000_000,
@@ -101,9 +107,11 @@ enum IngestBenchmark {
         let ingestMicroseconds = verify.microsecondsPerOperation + apply.microsecondsPerOperation
         let ingest = BenchmarkRow(
             name: "ingest: verify, decode, apply", iterations: 1, secondsTotal: ingestMicroseconds / 1_000_000,
-            note: String(format: "%.2f× floor (target ≤ 1.5×)", ingestMicroseconds / floorMicroseconds))
+            note: String(
+                format: "%.2f× floor (target ≤ 1.5×); %.2f× the verifications + the rows into the storage's own tables",
+                ingestMicroseconds / floorMicroseconds, ingestMicroseconds / (es256.microsecondsPerOperation + schemaCommit.microsecondsPerOperation)))
         let purchases = try await clientPurchases(pipeline: pipeline, traffic: traffic, now: now, iterations: iterations / 2, rounds: rounds)
-        return [es256, commit, floor, verify, apply, ingest] + purchases
+        return [es256, commit, floor, verify, apply, schemaCommit, ingest] + purchases
             + (try await encodings(of: verified[0].records, view: app.applier.engine.view(of: RecordSet(verified[0].records), at: now), iterations: iterations, rounds: rounds))
     }
 
@@ -186,6 +194,52 @@ struct StoredFootprint {
                 if table == "evidence" { footprint.evidenceBytes += try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(raw)), 0) FROM evidence") ?? 0 }
             }
             return footprint
+        }
+    }
+
+    /// The rows the applies wrote, each apply's copied in one write transaction into a fresh
+    /// database with the storage's own schema (its tables, indexes and foreign keys): what the
+    /// apply's writes cost with nothing decided or encoded. The floor above commits the same bytes
+    /// into two bare tables; this shows how much of the apply's distance to it is the schema's.
+    ///
+    /// Copies the tables that gained exactly one row per apply, in the order they were written.
+    static func measureCommitOfAppliedRows(
+        from applied: String, applies: Int, into path: String, iterations: Int, rounds: Int
+    ) async throws -> BenchmarkRow {
+        let schema = try SQLiteStorage(path: path)
+        try await schema.migrate()
+        let source = try DatabaseQueue(path: applied)
+        let tables = try await source.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'")
+                .filter { try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\($0)\"") == applies }
+                .sorted { $0 == "evidence" ? true : $1 == "evidence" ? false : $0 < $1 }
+                .map { table in
+                    let rows = try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY rowid")
+                    return (name: table, columns: Array(rows[0].columnNames), rows: rows.map { Array($0.databaseValues) })
+                }
+        }
+        guard !tables.isEmpty else { throw BenchmarkFailure("no table gained one row per apply") }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        let statements = tables.map { table in
+            let columns = table.columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            return "INSERT INTO \"\(table.name)\" (\(columns)) VALUES (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))"
+        }
+        var next = 0
+        return try await measure(
+            "the same rows into the storage's own tables", iterations: iterations, rounds: rounds,
+            note: "\(tables.count) rows: \(tables.map(\.name).joined(separator: ", "))"
+        ) {
+            let index = next % applies
+            next += 1
+            guard next <= applies else { throw BenchmarkFailure("more commits than applied rows") }
+            try await pool.write { db in
+                for (table, sql) in zip(tables, statements) {
+                    try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(table.rows[index]))
+                }
+            }
         }
     }
 
