@@ -60,6 +60,9 @@ struct RealtimeMessagingCall: Sendable {
             } catch {
                 return Outcome(answer: .failure(Failure(description: "the answer is not a RealtimeResponseBody: \(error)")), duration: duration)
             }
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            // Too slow, as an answer after the limit is: the App Store stopped waiting.
+            return Outcome(answer: .failure(Failure(description: "the endpoint answered after more than \(timeout)")), duration: ContinuousClock.now - started)
         } catch {
             return Outcome(answer: .failure(Failure(description: "the endpoint did not answer: \(error)")), duration: ContinuousClock.now - started)
         }

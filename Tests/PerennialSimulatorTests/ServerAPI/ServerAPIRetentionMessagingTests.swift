@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import PerennialAppStore
 import PerennialCore
 import PerennialSimulator
@@ -119,6 +121,32 @@ import Testing
         #expect(await Self.code { try await client.sendWithoutBody(.realtimeURL) } == 4_040_021)
         let wrongMethod = try await harness.call("POST", "/inApps/v1/messaging/realtime/url")
         #expect(wrongMethod.status == 405 && wrongMethod.headers["Allow"] == "PUT, GET, DELETE")
+    }
+
+    /// An endpoint slower than Apple's 700 ms fails the test for its slowness, told apart from an
+    /// endpoint that is wrong or down, also when the App Store stops waiting before it answers.
+    @Test func aSlowEndpointFailsForItsSlownessAlone() async throws {
+        let router = Router()
+        router.post("retention") { _, _ -> String in
+            try await Task.sleep(for: .seconds(1))
+            return "{}"
+        }
+        try await Application(router: router).test(.live) { endpoint in
+            let harness = try ServerAPIHarness()
+            let client = await harness.client()
+            let pro = try await harness.buy("pro.monthly")
+            let target = "http://127.0.0.1:\(try #require(endpoint.port))/retention"
+            try await client.sendWithoutBody(.configureRealtimeURL(body: try Self.json(RealtimeUrlRequest(realtimeURL: target))))
+            let started: PerformanceTestResponse = try await client.send(.initiatePerformanceTest(body: try Self.json(PerformanceTestRequest(originalTransactionId: pro))))
+            let id = try #require(started.requestId)
+            var result: PerformanceTestResultResponse = try await client.send(.performanceTestResult(requestID: id))
+            for _ in 0..<200 where result.result == "PENDING" {
+                try await Task.sleep(for: .milliseconds(50))
+                result = try await client.send(.performanceTestResult(requestID: id))
+            }
+            #expect(result.result == "FAIL" && result.successRate == 0, "\(result)")
+            #expect(result.failures == ["the endpoint answered after more than 0.7 seconds": 20], "\(result)")
+        }
     }
 
     @Test func aProductionURLNeedsAPassingTest() async throws {
