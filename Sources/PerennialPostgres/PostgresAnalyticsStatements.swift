@@ -74,7 +74,7 @@ enum PostgresAnalyticsStatements {
             let (ids, kinds, lengths, json) = try row.decode(([String]?, [Int32]?, [Int32]?, String?).self)
             guard let ids, let kinds, let lengths, let json else { return nil }
             guard kinds.count == ids.count, lengths.count == ids.count, lengths.reduce(0, { $0 + Int($1) }) == json.utf8.count else {
-                throw StorageError.corruptRow(table: "transactions", key: after, reason: "the batch's records and their lengths disagree")
+                throw StorageError.corruptRow(table: "transactions, renewal_infos", key: "after \(after)", reason: "the batch's records and their lengths disagree")
             }
             return (ids, kinds, lengths, json)
         }

@@ -3,9 +3,9 @@ import Foundation
 
 /// A compact JWS (`header.payload.signature`) split on its UTF-8 bytes, before anything is trusted.
 ///
-/// Splitting once and keeping byte offsets lets the verifier hash the header segment for the chain
-/// cache, hand the signing input to ECDSA without re-joining strings, and decode only the segments a
-/// path needs.
+/// Splitting once and keeping byte offsets lets the verifier key the chain cache by the header
+/// segment, hand the signing input to ECDSA without re-joining strings, and decode only the
+/// segments a path needs.
 struct CompactJWS {
     /// The UTF-8 bytes of the whole compact serialization.
     let bytes: [UInt8]
