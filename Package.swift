@@ -314,7 +314,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PerennialLoadTests",
-            dependencies: ["PerennialLoad"],
+            dependencies: ["PerennialLoad", "PerennialAppStore", "PerennialCore", "PerennialSimulator"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -34,8 +34,14 @@ public struct LoadComparison: Hashable, Sendable {
         scenario.target.map { throughputRatio >= $0.minimumThroughputRatio && p99Ratio <= $0.maximumP99Ratio }
     }
 
-    /// The table: a header, the trivial row, the scenario row, then the ratios against the target
-    /// and, when measured, webhook delivery.
+    /// Whether every answer came within the scenario's ``LoadScenario/deadline``; nil when it has none.
+    public var meetsDeadline: Bool? {
+        scenario.deadline.map { measured.max <= LoadRunner.nanoseconds($0) }
+    }
+
+    /// The table: a header, the trivial row, the scenario row, then the ratios against the target,
+    /// the slowest answer against Apple's deadline where there is one and, when measured, webhook
+    /// delivery.
     public func render() -> String {
         var lines = [
             Self.row("route", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "errors"),
@@ -50,6 +56,11 @@ public struct LoadComparison: Hashable, Sendable {
                         met ? "met" : "MISSED"))
         } else {
             lines.append(ratios + " (no target)")
+        }
+        if let deadline = scenario.deadline, let met = meetsDeadline {
+            lines.append(
+                "slowest answer \(Self.milliseconds(measured.max)) ms, p99 \(Self.milliseconds(measured.p99)) ms; Apple waits "
+                    + "\(Self.milliseconds(LoadRunner.nanoseconds(deadline))) ms: \(met ? "every answer in time" : "MISSED")")
         }
         return lines.joined(separator: "\n") + "\n" + (webhooks?.render() ?? "")
     }

@@ -64,7 +64,7 @@ public struct LoadRunner: Sendable {
         let users = (0..<max(options.users, 1)).map { "load-\(run)-\($0)" }
         let originals = users.map { _ in LoadTraffic.newOriginalTransactionID() }
         switch options.scenario {
-        case .reads, .mixed, .renewals: try await createSubscribers(users, originals: originals, client: client)
+        case .reads, .mixed, .renewals, .retention: try await createSubscribers(users, originals: originals, client: client)
         case .receipts, .notifications: break
         }
         let receipts = options.scenario == .receipts ? try await buyReceipts(users, client: client) : []
@@ -176,7 +176,8 @@ public struct LoadRunner: Sendable {
     }
 
     /// Posts one signed transaction per user (the subscription `originals` holds at the same
-    /// position), so reads find real subscribers and renewals renew something.
+    /// position), so reads find real subscribers, renewals renew something and Apple asks about
+    /// subscriptions someone owns.
     private func createSubscribers(_ users: [String], originals: [String], client: HTTPClient) async throws {
         try await forEach(Array(zip(users, originals))) { worker, pair in
             let (user, original) = pair

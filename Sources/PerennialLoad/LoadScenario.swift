@@ -13,14 +13,25 @@ public enum LoadScenario: String, CaseIterable, Sendable {
     case reads
     /// 80% reads, 15% notifications, 5% signed transactions, as a live app's traffic mixes them.
     case mixed
+    /// Apple's Get Retention Message requests about the warm-up's subscriptions, as the App Store
+    /// sends one when a customer opens a subscription's page: verify, the owner's records, the
+    /// policy's choice, a timeline entry. Apple shows its default message instead of an answer
+    /// that takes longer than ``deadline``.
+    case retention
 
     /// What the route must reach against the trivial route; nil where the project sets none.
     public var target: LoadTarget? {
         switch self {
         case .notifications, .renewals: LoadTarget(minimumThroughputRatio: 0.40, maximumP99Ratio: 2.0)
         case .reads: LoadTarget(minimumThroughputRatio: 0.70, maximumP99Ratio: 1.5)
-        case .receipts, .mixed: nil
+        case .receipts, .mixed, .retention: nil
         }
+    }
+
+    /// How long Apple waits for each answer before it goes without; nil where the caller is the
+    /// app, which has no such limit.
+    public var deadline: Duration? {
+        self == .retention ? .milliseconds(700) : nil
     }
 
     /// The kind of the `index`-th request a worker sends; `mixed` cycles through 20 slots so
@@ -31,6 +42,7 @@ public enum LoadScenario: String, CaseIterable, Sendable {
         case .renewals: return .renewal
         case .receipts: return .receipt
         case .reads: return .read
+        case .retention: return .retentionRequest
         case .mixed:
             let slot = index % 20
             if slot < 16 { return .read }
@@ -51,4 +63,6 @@ public enum LoadRequestKind: Hashable, Sendable {
     case transaction
     /// `POST /apple/notifications/v2/{app}` renewing a warm-up user's subscription.
     case renewal
+    /// `POST /apple/retention/{app}` asking for the message to show about a warm-up user's subscription.
+    case retentionRequest
 }

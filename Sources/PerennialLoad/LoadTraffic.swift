@@ -54,6 +54,15 @@ public struct LoadTraffic: Sendable {
         #"{"signedTransaction":"\#(try pki.sign(transactionPayload(originalTransactionID: originalTransactionID, now: now)))"}"#
     }
 
+    /// The body Apple POSTs to the Get Retention Message endpoint about the subscription
+    /// `originalTransactionID`, signed at `now`, with a fresh request identifier.
+    public func retentionRequestBody(originalTransactionID: String, now: Date) throws(SimulatorWireError) -> String {
+        let request = DecodedRealtimeRequestBody(
+            originalTransactionId: originalTransactionID, productId: productID, userLocale: "en-US",
+            requestIdentifier: UUID().uuidString.lowercased(), environment: .sandbox, signedDate: now)
+        return #"{"signedPayload":"\#(try pki.sign(request))"}"#
+    }
+
     private func notification(
         _ type: NotificationTypeV2, subtype: NotificationSubtypeV2?, transaction: JWSTransactionDecodedPayload, now: Date
     ) throws(SimulatorWireError) -> String {

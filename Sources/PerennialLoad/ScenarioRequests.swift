@@ -29,6 +29,8 @@ struct ScenarioRequests: Sendable {
                 .POST, worker, "v1/subscribers/\(users[pick])/receipts", body: #"{"receipt":"\#(receipts[pick])"}"#, authorized: true)
         case .notification, .renewal:
             return runner.request(.POST, worker, "apple/notifications/v2/\(options.appID)", body: try minted.bodies[index] ?? body(worker, index))
+        case .retentionRequest:
+            return runner.request(.POST, worker, "apple/retention/\(options.appID)", body: try minted.bodies[index] ?? body(worker, index))
         case .transaction:
             return runner.request(
                 .POST, worker, "v1/subscribers/load-\(run)-w\(worker)-\(index)/transactions",
@@ -36,19 +38,20 @@ struct ScenarioRequests: Sendable {
         }
     }
 
-    /// The signed body of a notification, renewal or transaction, signed now; nil for the kinds
-    /// that have none to sign.
+    /// The signed body of a notification, renewal, transaction or retention request, signed now;
+    /// nil for the kinds that have none to sign.
     func body(_ worker: Int, _ index: Int) throws -> String? {
         let traffic = runner.traffic
         switch scenario.kind(ofRequest: index) {
         case .notification: return try traffic.notificationBody(now: Date())
         case .transaction: return try traffic.transactionBody(now: Date())
         case .renewal: return try traffic.renewalBody(originalTransactionID: originals[renewed(worker, index)], now: Date())
+        case .retentionRequest: return try traffic.retentionRequestBody(originalTransactionID: originals[user(worker, index)], now: Date())
         case .read, .receipt: return nil
         }
     }
 
-    /// The warm-up user a read or receipt concerns, spread over all users.
+    /// The warm-up user a read, receipt or retention request concerns, spread over all users.
     private func user(_ worker: Int, _ index: Int) -> Int {
         (worker &* 7_919 &+ index) % users.count
     }

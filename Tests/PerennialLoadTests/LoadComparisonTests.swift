@@ -1,3 +1,4 @@
+import Foundation
 import PerennialLoad
 import Testing
 
@@ -50,5 +51,24 @@ import Testing
         #expect(kinds.filter { $0 == .read }.count == 80)
         #expect(kinds.filter { $0 == .notification }.count == 15)
         #expect(kinds.filter { $0 == .transaction }.count == 5)
+    }
+
+    @Test(arguments: [(UInt64(699_000_000), true), (UInt64(700_000_000), true), (UInt64(700_000_001), false)])
+    func retentionIsJudgedOnItsSlowestAnswerAgainstApplesDeadline(slowest: UInt64, met: Bool) {
+        let measured = LatencySummary(latencies: Array(repeating: 5_000_000, count: 999) + [slowest], errors: 0, seconds: 1)
+        let comparison = LoadComparison(scenario: .retention, trivial: trivial, measured: measured)
+        #expect(comparison.meetsDeadline == met)
+        let last = comparison.render().split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("slowest answer \(String(format: "%.2f", Double(slowest) / 1_000_000)) ms, p99 5.00 ms; Apple waits 700.00 ms: "))
+        #expect(last.hasSuffix(met ? "every answer in time" : "MISSED"))
+        #expect(LoadScenario.retention.kind(ofRequest: 7) == .retentionRequest)
+    }
+
+    @Test func onlyRetentionHasADeadline() {
+        for scenario in LoadScenario.allCases where scenario != .retention {
+            let comparison = LoadComparison(scenario: scenario, trivial: trivial, measured: summary(requests: 500, p99: 3_000_000))
+            #expect(comparison.meetsDeadline == nil)
+            #expect(!comparison.render().contains("Apple waits"))
+        }
     }
 }

@@ -19,7 +19,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(name: .customLong("target"), help: "Server base URL; repeat to spread the load over several instances.")
     var targets: [String] = ["http://127.0.0.1:8080"]
 
-    @Option(help: "notifications, renewals, receipts, reads or mixed.")
+    @Option(help: "notifications, renewals, receipts, reads, mixed or retention.")
     var scenario: String
 
     @Option(help: "Concurrent requests in flight.")
@@ -37,7 +37,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(name: .customLong("simulator"), help: "The App Store simulator's URL (receipts scenario).")
     var simulatorURL = "http://127.0.0.1:8090"
 
-    @Option(help: "Users created in the warm-up for reads and receipts.")
+    @Option(help: "Users created in the warm-up for reads, receipts, renewals and retention requests.")
     var users = 100
 
     @Option(help: "Signed notifications and transactions minted before the first round's clock starts; later rounds mint half again what the busiest round used.")
