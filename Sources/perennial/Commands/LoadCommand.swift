@@ -37,7 +37,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(name: .customLong("simulator"), help: "The App Store simulator's URL (receipts scenario).")
     var simulatorURL = "http://127.0.0.1:8090"
 
-    @Option(help: "Users created in the warm-up for reads, receipts, renewals and retention requests.")
+    @Option(help: "Users created in the warm-up (every scenario but notifications).")
     var users = 100
 
     @Option(help: "Signed notifications and transactions minted before the first round's clock starts; later rounds mint half again what the busiest round used.")
