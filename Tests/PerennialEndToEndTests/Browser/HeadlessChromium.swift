@@ -153,31 +153,27 @@ final class HeadlessChromium {
 
     /// Runs `action` (a submit, a click on a link) and waits until the page it leads to loaded
     /// and its path (with its query) satisfies `matches`: a new document, even at the same path.
+    ///
+    /// The mark, the load state and the path are read in one evaluation, so they describe one
+    /// document: read apart, the old page could pass the path and load checks and the new one,
+    /// still being parsed, the mark's, and a half-read page came back.
     func navigating(_ matches: @escaping (String) -> Bool, by action: () async throws -> Void) async throws {
         _ = try await evaluate("window.perennialOldPage = true")
         try await action()
-        try await waitForPage { path in matches(path) }
         let deadline = Date().addingTimeInterval(20)
-        while try await evaluate("window.perennialOldPage === true") as? Bool == true {
-            guard Date() < deadline else { throw Failure(description: "no new page after the action") }
-            try await Task.sleep(for: .milliseconds(50))
-            try await waitForPage { path in matches(path) }
-        }
-    }
-
-    /// Waits until the page's path (with its query) satisfies `matches` and the page loaded.
-    func waitForPage(timeout: TimeInterval = 20, _ matches: (String) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            if let state = try? await evaluate("location.pathname + location.search + ' ' + document.readyState") as? String {
+            // Evaluating fails while one document replaces another; the next try reads the new one.
+            if let state = try? await evaluate(
+                "[window.perennialOldPage === true, document.readyState, location.pathname + location.search].join(' ')") as? String
+            {
                 last = state
-                let parts = state.split(separator: " ")
-                if parts.count == 2, parts[1] == "complete", matches(String(parts[0])) { return }
+                let parts = state.split(separator: " ", maxSplits: 2)
+                if parts.count == 3, parts[0] == "false", parts[1] == "complete", matches(String(parts[2])) { return }
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw Failure(description: "the page did not load as expected in \(Int(timeout)) s; last seen \(last)")
+        throw Failure(description: "no new page loaded after the action in 20 s; last seen (old page, state, path) \(last)")
     }
 
     func location() async throws -> String {
