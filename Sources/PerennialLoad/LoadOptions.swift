@@ -21,7 +21,8 @@ public struct LoadOptions: Sendable {
     public var clientKey: String
     /// The App Store simulator the servers trust, where the receipt warm-up buys.
     public var simulatorURL: URL
-    /// Users created in the warm-up for reads and receipts.
+    /// Users created in the warm-up: subscribers for reads, renewals, mixed and retention; simulator
+    /// accounts with a receipt for receipts; none for notifications.
     public var users: Int
     /// Signed bodies minted before the first round, shared among the workers (later rounds mint
     /// half again what the busiest round used).

@@ -11,7 +11,7 @@ struct LoadCommand: AsyncParsableCommand {
         abstract: "Load a running server and print throughput and latency beside its trivial route.",
         discussion: """
             Start the server with `perennial serve --simulator --simulator-pki DIR` and pass the same \
-            DIR as --pki, so the server trusts the notifications and transactions this command signs. \
+            DIR as --pki, so the server trusts the notifications, transactions and retention requests this command signs. \
             See docs/load.md.
             """
     )
@@ -40,7 +40,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Users created in the warm-up (every scenario but notifications).")
     var users = 100
 
-    @Option(help: "Signed notifications and transactions minted before the first round's clock starts; later rounds mint half again what the busiest round used.")
+    @Option(help: "Signed bodies (notifications, transactions, retention requests) minted before the first round's clock starts; later rounds mint half again what the busiest round used.")
     var premint = 5_000
 
     @Option(
