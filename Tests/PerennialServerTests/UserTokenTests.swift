@@ -13,8 +13,13 @@ import Testing
 
     /// An HS256 token as the developer's backend would mint it.
     static func hs256(sub: String, exp: Date) -> String {
+        hs256(sub: sub, expText: "\(Int(exp.timeIntervalSince1970))")
+    }
+
+    /// An HS256 token whose `exp` is the JSON number `expText`, as written.
+    static func hs256(sub: String, expText: String) -> String {
         let header = Base64URL.encode(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
-        let claims = Base64URL.encode(Data(#"{"sub":"\#(sub)","exp":\#(Int(exp.timeIntervalSince1970))}"#.utf8))
+        let claims = Base64URL.encode(Data(#"{"sub":"\#(sub)","exp":\#(expText)}"#.utf8))
         let input = header + "." + claims
         let mac = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: SymmetricKey(data: Data(secret.utf8)))
         return input + "." + Base64URL.encode(Data(mac))
@@ -78,6 +83,31 @@ import Testing
             // HS256 is not configured for this app: an HS256 token is refused, not trusted.
             let other = try await client.subscriber("alice", userToken: hs256)
             #expect(other.status == .unauthorized)
+        }
+    }
+
+    /// `exp` is outside data: a correctly signed token whose `exp` no Int64 holds (which trapped
+    /// the process) or that lies beyond the configured lifetime (which was honoured as never
+    /// expiring) is refused, and the server goes on answering.
+    @Test(arguments: ["-1e300", "1e300", "-9.3e18", "9.3e18", "1.7976931348623157e308", "-1", "4102444800"])
+    func anExpiryOutsideTheAllowedRangeIsRefusedWithoutCrashing(expText: String) async throws {
+        let server = try await ServerHarness(userTokens: UserTokenConfiguration(hs256Secret: SecretValue(Self.secret)))
+        server.clock.now = StoreWorld.start
+        try await server.test { client in
+            let answer = try await client.subscriber("alice", userToken: Self.hs256(sub: "alice", expText: expText))
+            #expect(answer.status == .unauthorized && answer.errorCode == "invalidUserToken")
+            let valid = Self.hs256(sub: "alice", exp: StoreWorld.start.addingTimeInterval(600))
+            #expect(try await client.subscriber("alice", userToken: valid).status == .ok)
+        }
+    }
+
+    @Test func theLifetimeLimitIsConfigurable() throws {
+        let verifier = UserTokenVerifier(hmacSecret: Array(Self.secret.utf8), publicKey: nil, maxLifetime: 60)
+        let now = StoreWorld.start
+        #expect(throws: Never.self) { try verifier.verify(Self.hs256(sub: "alice", exp: now.addingTimeInterval(60)), user: "alice", now: now) }
+        #expect(throws: AuthError.self) { try verifier.verify(Self.hs256(sub: "alice", exp: now.addingTimeInterval(61)), user: "alice", now: now) }
+        #expect(throws: AuthError.expiredUserToken(expiredAt: Int64(now.timeIntervalSince1970) - 1)) {
+            try verifier.verify(Self.hs256(sub: "alice", exp: now.addingTimeInterval(-1)), user: "alice", now: now)
         }
     }
 }

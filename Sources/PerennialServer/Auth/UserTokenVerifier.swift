@@ -5,16 +5,20 @@ import PerennialAppStore
 /// Verifies the signed app-user tokens an app's own backend issues (compact JWS, HS256 or ES256):
 /// the signature, the expiry and that `sub` is the app user the request is about.
 ///
-/// Tokens are short JWTs with `{"sub": "<app user id>", "exp": <unix seconds>}`; `exp` is required,
-/// so a leaked token does not grant access forever.
+/// Tokens are short JWTs with `{"sub": "<app user id>", "exp": <unix seconds>}`; `exp` is required
+/// and may lie at most ``maxLifetime`` ahead, so a leaked token does not grant access forever.
 public struct UserTokenVerifier: Sendable {
     private let hmacKey: SymmetricKey?
     private let publicKey: P256.Signing.PublicKey?
+    /// How far ahead of now a token's `exp` may lie; a later one (`1e300`, say) is refused rather
+    /// than honoured as a token that never expires.
+    public let maxLifetime: TimeInterval
 
     /// A verifier accepting HS256 tokens under `hmacSecret` and/or ES256 tokens under `publicKey`.
-    public init(hmacSecret: [UInt8]?, publicKey: P256.Signing.PublicKey?) {
+    public init(hmacSecret: [UInt8]?, publicKey: P256.Signing.PublicKey?, maxLifetime: TimeInterval = UserTokenConfiguration.defaultMaxLifetime) {
         self.hmacKey = hmacSecret.map { SymmetricKey(data: $0) }
         self.publicKey = publicKey
+        self.maxLifetime = maxLifetime
     }
 
     init(configuration: UserTokenConfiguration, field: String, environment: [String: String]) throws(ConfigurationError) {
@@ -33,7 +37,11 @@ public struct UserTokenVerifier: Sendable {
         guard secret != nil || publicKey != nil else {
             throw .invalidValue(field: field, value: "{}", reason: "set hs256Secret or es256PublicKey")
         }
-        self.init(hmacSecret: secret, publicKey: publicKey)
+        guard configuration.maxLifetimeSeconds > 0 else {
+            throw .invalidValue(
+                field: field + ".maxLifetimeSeconds", value: "\(configuration.maxLifetimeSeconds)", reason: "must be a positive number of seconds")
+        }
+        self.init(hmacSecret: secret, publicKey: publicKey, maxLifetime: configuration.maxLifetimeSeconds)
     }
 
     private struct Header: Decodable { var alg: String }
@@ -71,7 +79,14 @@ public struct UserTokenVerifier: Sendable {
         }
         guard let claims = try? JSONDecoder().decode(Claims.self, from: payload) else { throw .invalidUserToken(reason: "unreadable claims") }
         guard let expiry = claims.exp else { throw .invalidUserToken(reason: "no exp claim") }
-        guard Date(timeIntervalSince1970: expiry) > now else { throw .expiredUserToken(expiredAt: Int64(expiry)) }
+        // Bounded as a Double before any conversion: `exp` is outside data, and an Int64 of -1e300
+        // traps.
+        let seconds = now.timeIntervalSince1970
+        guard expiry >= 0, expiry <= seconds + maxLifetime else {
+            throw .invalidUserToken(
+                reason: "exp \(expiry) is not a time between 1970 and \(Int(maxLifetime)) s from now (userTokens.maxLifetimeSeconds)")
+        }
+        guard expiry > seconds else { throw .expiredUserToken(expiredAt: Int64(expiry.rounded(.down))) }
         guard let subject = claims.sub else { throw .invalidUserToken(reason: "no sub claim") }
         guard ConstantTime.equals(subject, user) else { throw .userMismatch(tokenSubject: subject, pathUser: user) }
     }
