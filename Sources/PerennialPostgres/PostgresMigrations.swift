@@ -24,6 +24,7 @@ enum PostgresMigrations {
         Migration(version: 8, name: "app-transactions", statements: appTransactions),
         Migration(version: 9, name: "analytics-counters", statements: analyticsCounters),
         Migration(version: 10, name: "consumption-requests", statements: consumptionRequests),
+        Migration(version: 11, name: "app-users-per-app", statements: appUsersPerApp),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -276,5 +277,38 @@ enum PostgresMigrations {
             PRIMARY KEY (app_bundle_id, app_user_id)
         )
         """,
+    ]
+
+    /// App user ids become each app's own (``PerennialStorage/SubscriberStorage/appAccountToken(for:appBundleID:)``):
+    /// a user's token is kept for every app the user has a purchase, view or grant in, and for the
+    /// only app of a database that has one; a token no app can be told for is dropped, and the
+    /// user gets a new one on the next request.
+    private static let appUsersPerApp = [
+        """
+        CREATE TABLE app_users_by_app (
+            app_bundle_id TEXT NOT NULL,
+            app_user_id TEXT NOT NULL,
+            app_account_token UUID NOT NULL,
+            PRIMARY KEY (app_bundle_id, app_user_id),
+            UNIQUE (app_bundle_id, app_account_token)
+        )
+        """,
+        """
+        INSERT INTO app_users_by_app (app_bundle_id, app_user_id, app_account_token)
+        SELECT apps.app_bundle_id, u.app_user_id, u.app_account_token FROM app_users u JOIN (
+            SELECT app_user_id, app_bundle_id FROM bindings
+            UNION SELECT app_user_id, app_bundle_id FROM subscriber_views
+            UNION SELECT app_user_id, app_bundle_id FROM entitlement_grants
+        ) apps ON apps.app_user_id = u.app_user_id
+        """,
+        """
+        INSERT INTO app_users_by_app (app_bundle_id, app_user_id, app_account_token)
+        SELECT (SELECT MIN(app_bundle_id) FROM evidence), u.app_user_id, u.app_account_token FROM app_users u
+        WHERE (SELECT COUNT(DISTINCT app_bundle_id) FROM evidence) = 1
+            AND NOT EXISTS (SELECT 1 FROM app_users_by_app a WHERE a.app_user_id = u.app_user_id)
+        """,
+        "DROP TABLE app_users",
+        "ALTER TABLE app_users_by_app RENAME TO app_users",
+        "ALTER INDEX app_users_by_app_pkey RENAME TO app_users_pkey",
     ]
 }

@@ -14,7 +14,8 @@ struct PostgresRows {
     /// every user concerned is locked before their rows are read.
     func snapshot(for evidence: IncomingEvidence) async throws -> StorageSnapshot {
         var snapshot = StorageSnapshot()
-        let owners = PostgresStatements.Owners(originalTransactionIDs: evidence.originalTransactionIDs, tokens: evidence.appAccountTokens)
+        let owners = PostgresStatements.Owners(
+            originalTransactionIDs: evidence.originalTransactionIDs, tokens: evidence.appAccountTokens, appBundleID: evidence.appBundleID)
         for row in try await all(owners) {
             switch row {
             case .purchase(let id, let owner): snapshot.owners[id] = AppUserID(rawValue: owner)
@@ -71,8 +72,8 @@ struct PostgresRows {
         return (set, view)
     }
 
-    func appUser(forToken token: UUID) async throws -> AppUserID? {
-        try await all(PostgresStatements.UserForToken(token: token)).first.map(AppUserID.init(rawValue:))
+    func appUser(forToken token: UUID, appBundleID: String) async throws -> AppUserID? {
+        try await all(PostgresStatements.UserForToken(appBundleID: appBundleID, token: token)).first.map(AppUserID.init(rawValue:))
     }
 
     /// Executes a ``PerennialStorage/WritePlan`` in the caller's transaction, in one round trip.

@@ -81,15 +81,18 @@ enum PostgresStatements {
                 WHERE original_transaction_id = ANY($1::text[]) FOR UPDATE)
             SELECT original_transaction_id, NULL::uuid, app_user_id FROM owners
             UNION ALL
-            SELECT NULL, app_account_token, app_user_id FROM app_users WHERE app_account_token = ANY($2::uuid[])
+            SELECT NULL, app_account_token, app_user_id FROM app_users WHERE app_bundle_id = $3 AND app_account_token = ANY($2::uuid[])
             """
         let originalTransactionIDs: [String]
         let tokens: [UUID]
+        /// Tokens are the app's own: another app's user with the same token owns nothing here.
+        let appBundleID: String
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
+            var bindings = PostgresBindings(capacity: 3)
             bindings.append(originalTransactionIDs)
             bindings.append(tokens)
+            bindings.append(appBundleID)
             return bindings
         }
 
@@ -121,11 +124,13 @@ enum PostgresStatements {
     }
 
     struct UserForToken: PostgresPreparedStatement {
-        static let sql = "SELECT app_user_id FROM app_users WHERE app_account_token = $1"
+        static let sql = "SELECT app_user_id FROM app_users WHERE app_bundle_id = $1 AND app_account_token = $2"
+        let appBundleID: String
         let token: UUID
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(appBundleID)
             bindings.append(token)
             return bindings
         }

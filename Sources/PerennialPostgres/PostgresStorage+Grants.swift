@@ -16,7 +16,7 @@ extension PostgresStorage {
             let known = try await rows.connection.query(
                 """
                 SELECT EXISTS (SELECT 1 FROM subscriber_views WHERE app_user_id = \(user) AND app_bundle_id = \(app))
-                    OR EXISTS (SELECT 1 FROM app_users WHERE app_user_id = \(user))
+                    OR EXISTS (SELECT 1 FROM app_users WHERE app_user_id = \(user) AND app_bundle_id = \(app))
                     OR EXISTS (SELECT 1 FROM entitlement_grants WHERE app_user_id = \(user) AND app_bundle_id = \(app))
                 """, logger: rows.logger)
             var isKnown = false

@@ -62,20 +62,24 @@ public struct PostgresStorage: SubscriberStorage {
         try await withRows("read records of \(user)") { rows in try await rows.records(ownedBy: user, appBundleID: appBundleID) }
     }
 
-    public func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID {
+    public func appAccountToken(for user: AppUserID, appBundleID: String) async throws(StorageError) -> UUID {
         let candidate = UUID()
         return try await perform("create app account token for \(user)") {
             try await client.query(
-                "INSERT INTO app_users (app_user_id, app_account_token) VALUES (\(user.rawValue), \(candidate)) ON CONFLICT DO NOTHING",
+                """
+                INSERT INTO app_users (app_bundle_id, app_user_id, app_account_token) VALUES (\(appBundleID), \(user.rawValue), \(candidate))
+                ON CONFLICT DO NOTHING
+                """,
                 logger: logger)
-            let rows = try await client.query("SELECT app_account_token FROM app_users WHERE app_user_id = \(user.rawValue)", logger: logger)
+            let rows = try await client.query(
+                "SELECT app_account_token FROM app_users WHERE app_bundle_id = \(appBundleID) AND app_user_id = \(user.rawValue)", logger: logger)
             for try await token in rows.decode(UUID.self) { return token }
             throw StorageError.corruptRow(table: "app_users", key: user.rawValue, reason: "no app_account_token after insert")
         }
     }
 
-    public func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID? {
-        try await withRows("look up app account token \(token)") { rows in try await rows.appUser(forToken: token) }
+    public func appUser(forAppAccountToken token: UUID, appBundleID: String) async throws(StorageError) -> AppUserID? {
+        try await withRows("look up app account token \(token)") { rows in try await rows.appUser(forToken: token, appBundleID: appBundleID) }
     }
 
     public func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase? {

@@ -29,7 +29,7 @@ enum SQLiteRows {
             snapshot.owners[id] = owner.map(AppUserID.init(rawValue:))
         }
         for token in evidence.appAccountTokens {
-            snapshot.tokenOwners[token] = try appUser(forToken: token, db)
+            snapshot.tokenOwners[token] = try appUser(forToken: token, appBundleID: evidence.appBundleID, db)
         }
         let users = Set(Array(snapshot.owners.values) + Array(snapshot.tokenOwners.values) + [evidence.presentedBy].compactMap { $0 })
         for user in users {
@@ -88,9 +88,10 @@ enum SQLiteRows {
         }
     }
 
-    static func appUser(forToken token: UUID, _ db: Database) throws -> AppUserID? {
+    static func appUser(forToken token: UUID, appBundleID: String, _ db: Database) throws -> AppUserID? {
         try String.fetchOne(
-            db.cachedStatement(sql: "SELECT app_user_id FROM app_users WHERE app_account_token = ?"), arguments: [token.uuidString]
+            db.cachedStatement(sql: "SELECT app_user_id FROM app_users WHERE app_bundle_id = ? AND app_account_token = ?"),
+            arguments: [appBundleID, token.uuidString]
         ).map(AppUserID.init(rawValue:))
     }
 

@@ -11,7 +11,7 @@ extension SQLiteStorage {
                 db.cachedStatement(
                     sql: """
                         SELECT EXISTS (SELECT 1 FROM subscriber_views WHERE app_user_id = ?1 AND app_bundle_id = ?2)
-                            OR EXISTS (SELECT 1 FROM app_users WHERE app_user_id = ?1)
+                            OR EXISTS (SELECT 1 FROM app_users WHERE app_user_id = ?1 AND app_bundle_id = ?2)
                             OR EXISTS (SELECT 1 FROM entitlement_grants WHERE app_user_id = ?1 AND app_bundle_id = ?2)
                         """),
                 arguments: [write.appUserID.rawValue, write.appBundleID]) ?? false

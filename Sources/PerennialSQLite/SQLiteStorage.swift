@@ -84,13 +84,15 @@ public struct SQLiteStorage: SubscriberStorage {
         }
     }
 
-    public func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID {
+    public func appAccountToken(for user: AppUserID, appBundleID: String) async throws(StorageError) -> UUID {
         let candidate = UUID()
         return try await write("create app account token for \(user)") { db in
-            try db.cachedStatement(sql: "INSERT INTO app_users (app_user_id, app_account_token) VALUES (?, ?) ON CONFLICT DO NOTHING")
-                .execute(arguments: [user.rawValue, candidate.uuidString])
+            try db.cachedStatement(
+                sql: "INSERT INTO app_users (app_bundle_id, app_user_id, app_account_token) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+            ).execute(arguments: [appBundleID, user.rawValue, candidate.uuidString])
             let stored = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT app_account_token FROM app_users WHERE app_user_id = ?"), arguments: [user.rawValue])
+                db.cachedStatement(sql: "SELECT app_account_token FROM app_users WHERE app_bundle_id = ? AND app_user_id = ?"),
+                arguments: [appBundleID, user.rawValue])
             guard let stored, let token = UUID(uuidString: stored) else {
                 throw StorageError.corruptRow(table: "app_users", key: user.rawValue, reason: "app_account_token is not a UUID")
             }
@@ -98,8 +100,8 @@ public struct SQLiteStorage: SubscriberStorage {
         }
     }
 
-    public func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID? {
-        try await read("look up app account token \(token)") { db in try SQLiteRows.appUser(forToken: token, db) }
+    public func appUser(forAppAccountToken token: UUID, appBundleID: String) async throws(StorageError) -> AppUserID? {
+        try await read("look up app account token \(token)") { db in try SQLiteRows.appUser(forToken: token, appBundleID: appBundleID, db) }
     }
 
     public func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase? {

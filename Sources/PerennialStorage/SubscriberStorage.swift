@@ -40,10 +40,12 @@ public protocol SubscriberStorage:
     func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet
 
     /// The token an app passes to StoreKit 2 purchases of `user`; created on first call, stable after.
-    func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID
+    /// App user ids are each app's own: the same id in two apps is two users with two tokens, so
+    /// one app's key never reads another app's token.
+    func appAccountToken(for user: AppUserID, appBundleID: String) async throws(StorageError) -> UUID
 
-    /// The user a StoreKit 2 purchase's app account token belongs to.
-    func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID?
+    /// The user of the app a StoreKit 2 purchase's app account token belongs to.
+    func appUser(forAppAccountToken token: UUID, appBundleID: String) async throws(StorageError) -> AppUserID?
 
     /// The purchase a transaction id belongs to — the id of any of its transactions, or its
     /// original transaction id (the id in Apple's receipt emails and support requests) — with its

@@ -61,4 +61,41 @@ import Testing
             #expect(folded == 9)
         }
     }
+
+    /// App users become each app's own: a token is kept in every app its user has a purchase, a
+    /// view or a grant in, and nowhere else; in a database of one app, every token stays with it.
+    @Test(arguments: [true, false])
+    func appUsersAreScopedToTheAppsTheyAreKnownIn(singleApp: Bool) async throws {
+        let alice = UUID(), bob = UUID(), carol = UUID()
+        try await withTemporarySQLiteFile { path in
+            do {
+                let old = try DatabaseQueue(path: path)
+                try SQLiteMigrations.migrator.migrate(old, upTo: "analytics-v3-changes-in-evidence")
+                try await old.write { db in
+                    try db.execute(
+                        sql: """
+                            INSERT INTO evidence (id, app_bundle_id, kind, idempotency_key, raw, received_at, environment) VALUES (1, 'a', 'receipt', 'k1', x'00', 1, 'Sandbox');
+                            INSERT INTO app_users (app_user_id, app_account_token) VALUES ('alice', ?), ('bob', ?), ('carol', ?);
+                            INSERT INTO bindings (original_transaction_id, app_user_id, app_bundle_id, bound_at) VALUES ('1000', 'alice', 'a', 1);
+                            INSERT INTO subscriber_views (app_user_id, app_bundle_id, view) VALUES ('alice', 'b', '{}');
+                            """, arguments: [alice.uuidString, bob.uuidString, carol.uuidString])
+                    if !singleApp {
+                        try db.execute(
+                            sql: "INSERT INTO evidence (id, app_bundle_id, kind, idempotency_key, raw, received_at, environment) VALUES (2, 'c', 'receipt', 'k2', x'00', 1, 'Sandbox')")
+                    }
+                }
+            }
+            let storage = try SQLiteStorage(path: path)
+            try await storage.migrate()
+            #expect(try await storage.appUser(forAppAccountToken: alice, appBundleID: "a") == "alice")
+            #expect(try await storage.appUser(forAppAccountToken: alice, appBundleID: "b") == "alice")
+            #expect(try await storage.appUser(forAppAccountToken: alice, appBundleID: "c") == nil)
+            // Bob is known in no app: he stays with the only app of a single-app database, and
+            // nowhere (a new token on his next request) when the database cannot tell which.
+            #expect(try await storage.appUser(forAppAccountToken: bob, appBundleID: "a") == (singleApp ? "bob" : nil))
+            let carolsToken = try await storage.appAccountToken(for: "carol", appBundleID: "a")
+            #expect((carolsToken == carol) == singleApp)
+            #expect(try await storage.appAccountToken(for: "alice", appBundleID: "a") == alice)
+        }
+    }
 }

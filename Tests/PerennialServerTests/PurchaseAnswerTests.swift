@@ -57,8 +57,12 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {
         try await base.subscriber(user, appBundleID: appBundleID)
     }
-    func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID { try await base.appAccountToken(for: user) }
-    func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID? { try await base.appUser(forAppAccountToken: token) }
+    func appAccountToken(for user: AppUserID, appBundleID: String) async throws(StorageError) -> UUID {
+        try await base.appAccountToken(for: user, appBundleID: appBundleID)
+    }
+    func appUser(forAppAccountToken token: UUID, appBundleID: String) async throws(StorageError) -> AppUserID? {
+        try await base.appUser(forAppAccountToken: token, appBundleID: appBundleID)
+    }
     func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase? {
         try await base.purchase(ofTransaction: transactionID)
     }

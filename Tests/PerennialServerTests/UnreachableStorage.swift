@@ -10,8 +10,8 @@ struct UnreachableStorage: SubscriberStorage {
     func apply(_ evidence: IncomingEvidence, with applier: EvidenceApplier, now: Date) async throws(StorageError) -> ApplyResult { throw failure }
     func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber { throw failure }
     func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet { throw failure }
-    func appAccountToken(for user: AppUserID) async throws(StorageError) -> UUID { throw failure }
-    func appUser(forAppAccountToken token: UUID) async throws(StorageError) -> AppUserID? { throw failure }
+    func appAccountToken(for user: AppUserID, appBundleID: String) async throws(StorageError) -> UUID { throw failure }
+    func appUser(forAppAccountToken token: UUID, appBundleID: String) async throws(StorageError) -> AppUserID? { throw failure }
     func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase? { throw failure }
     func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] { throw failure }
     func evidence(id: Int64) async throws(StorageError) -> StoredEvidence? { throw failure }

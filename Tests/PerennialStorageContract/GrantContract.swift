@@ -85,7 +85,10 @@ public struct GrantContract: Sendable {
     }
 
     func anAppAccountTokenMakesAUserKnown(_ storage: any SubscriberStorage) async throws {
-        _ = try await storage.appAccountToken(for: bob)
+        // A token in another app says nothing about this app's bob.
+        _ = try await storage.appAccountToken(for: bob, appBundleID: "com.example.other")
+        #expect(try await storage.addGrant(try write(grant("grant_0"), to: bob)) == false)
+        _ = try await storage.appAccountToken(for: bob, appBundleID: ContractFixture.bundleID)
         #expect(try await storage.addGrant(try write(grant("grant_1"), to: bob)))
         // A user with a grant is known: a second grant needs nothing else.
         #expect(try await storage.addGrant(try write(grant("grant_2", days: 30), to: bob)))

@@ -189,11 +189,25 @@ public struct StorageContract: Sendable {
     }
 
     func appAccountTokenIsStableAndBindsPurchases(_ storage: any SubscriberStorage) async throws {
-        let token = try await storage.appAccountToken(for: alice)
-        #expect(try await storage.appAccountToken(for: alice) == token)
-        #expect(try await storage.appAccountToken(for: bob) != token)
-        #expect(try await storage.appUser(forAppAccountToken: token) == alice)
-        #expect(try await storage.appUser(forAppAccountToken: UUID()) == nil)
+        let app = ContractFixture.bundleID
+        let token = try await storage.appAccountToken(for: alice, appBundleID: app)
+        #expect(try await storage.appAccountToken(for: alice, appBundleID: app) == token)
+        #expect(try await storage.appAccountToken(for: bob, appBundleID: app) != token)
+        #expect(try await storage.appUser(forAppAccountToken: token, appBundleID: app) == alice)
+        #expect(try await storage.appUser(forAppAccountToken: UUID(), appBundleID: app) == nil)
+        // The same app user id in another app is another user: its own token, and neither token
+        // names a user of the other app.
+        let otherApp = "com.example.other"
+        let otherToken = try await storage.appAccountToken(for: alice, appBundleID: otherApp)
+        #expect(otherToken != token)
+        #expect(try await storage.appUser(forAppAccountToken: token, appBundleID: otherApp) == nil)
+        #expect(try await storage.appUser(forAppAccountToken: otherToken, appBundleID: app) == nil)
+        let foreign = ContractFixture.evidence(
+            "n0", by: nil, kind: .notificationV2,
+            EvidenceRecords(transactions: [ContractFixture.transaction("1999", original: "1999", purchased: 0, token: otherToken)]))
+        let unbound = try applied(try await storage.apply(foreign, with: ContractFixture.applier(), now: now))
+        #expect(unbound.views.isEmpty)
+        #expect(try await storage.purchase(ofTransaction: "1999")?.owner == nil)
         let notification = ContractFixture.evidence(
             "n1", by: nil, kind: .notificationV2,
             EvidenceRecords(transactions: [ContractFixture.transaction("2000", original: "2000", purchased: 0, token: token)]))

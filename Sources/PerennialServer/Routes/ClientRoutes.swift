@@ -35,8 +35,8 @@ struct ClientRoutes: Sendable {
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now), signedBy: app)
         }
         subscribers.get(":appUserId/app-account-token") { _, context in
-            let (_, user) = try context.client()
-            return JSONResponse.make(AppAccountTokenResponse(appAccountToken: try await token(for: user)))
+            let (app, user) = try context.client()
+            return JSONResponse.make(AppAccountTokenResponse(appAccountToken: try await token(for: user, in: app)))
         }
         subscribers.post(":appUserId/eligibility") { request, context in
             let (app, user) = try context.client()
@@ -95,8 +95,8 @@ struct ClientRoutes: Sendable {
             sampleContentProvided: body.sampleContentProvided, reportedAt: now)
     }
 
-    private func token(for user: AppUserID) async throws(StorageError) -> String {
-        try await dependencies.storage.appAccountToken(for: user).uuidString.lowercased()
+    private func token(for user: AppUserID, in app: AppContext) async throws(StorageError) -> String {
+        try await dependencies.storage.appAccountToken(for: user, appBundleID: app.bundleID).uuidString.lowercased()
     }
 
     /// Eligibility for each product: known only for the app's auto-renewables, decided by the
@@ -125,7 +125,7 @@ struct ClientRoutes: Sendable {
             throw APIError(status: .unprocessableContent, code: "unknownProduct", message: "\(body.productId) is not an auto-renewable subscription of app \(app.id)")
         }
         let signature = try signer.signature(
-            productIdentifier: product.id, offerIdentifier: body.offerId, applicationUsername: try await token(for: user), nonce: UUID(),
+            productIdentifier: product.id, offerIdentifier: body.offerId, applicationUsername: try await token(for: user, in: app), nonce: UUID(),
             timestamp: Int64((now.timeIntervalSince1970 * 1_000).rounded(.down)))
         var compactJWS: String?
         if let jwsSigner = app.offerJWSSigner {
