@@ -88,6 +88,9 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "perennial")
+        if let raised = OpenFileLimit.raiseToHard(), raised.after > raised.before {
+            logger.info("raised the open-file limit to its hard limit", metadata: ["from": "\(raised.before)", "to": "\(raised.after)"])
+        }
 
         let storage: any SubscriberStorage
         var services: [any Service] = []
