@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import PerennialCore
 
@@ -39,12 +40,47 @@ struct DashboardAuthentication: RouterMiddleware {
         return Response.redirect(to: components.string ?? "/dashboard/sign-in", type: .normal)
     }
 
-    /// Whether a POST's `Origin` (sent by every current browser on a POST) names the host it was
-    /// sent to; one without `Origin` is let through to the CSRF token check.
+    /// Whether a POST may have come from the dashboard's own pages: its `Origin` (sent by every
+    /// current browser on a POST) names this server's own origin — scheme, host and port, as the
+    /// browser saw them (``ownOrigin(of:)``) — and `Sec-Fetch-Site`, where the browser sends it,
+    /// does not say another site. A POST without `Origin` is left to the CSRF token check.
     static func isSameOrigin(_ request: Request) -> Bool {
+        if let site = request.headers[Self.fetchSite], !["same-origin", "none"].contains(site.lowercased()) { return false }
         guard let origin = request.headers[.origin] else { return true }
-        guard let host = URL(string: origin)?.host, let authority = request.head.authority else { return false }
-        let requestHost = authority.split(separator: ":").first.map(String.init) ?? authority
-        return host.caseInsensitiveCompare(requestHost) == .orderedSame
+        guard let presented = Origin(origin), let own = ownOrigin(of: request) else { return false }
+        return presented == own
+    }
+
+    /// The origin the browser addressed: behind a TLS proxy (docs/production.md), the scheme and
+    /// host it forwarded in `X-Forwarded-Proto` and `X-Forwarded-Host`; otherwise plain HTTP to the
+    /// request's `Host`. A form on another site cannot set these headers on the browser's request.
+    static func ownOrigin(of request: Request) -> Origin? {
+        let scheme = request.headers[Self.forwardedProto]?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "http"
+        guard let host = request.headers[Self.forwardedHost]?.split(separator: ",").first.map(String.init) ?? request.head.authority else {
+            return nil
+        }
+        return Origin("\(scheme)://\(host.trimmingCharacters(in: .whitespaces))")
+    }
+
+    private static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    private static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+    private static let forwardedHost = HTTPField.Name("X-Forwarded-Host")!
+
+    /// A web origin, compared as browsers do: scheme and host without case, the port its scheme's
+    /// default when absent.
+    struct Origin: Equatable {
+        let scheme: String
+        let host: String
+        let port: Int
+
+        init?(_ text: String) {
+            guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), let host = components.host,
+                !host.isEmpty, components.path.isEmpty || components.path == "/"
+            else { return nil }
+            guard let port = components.port ?? ["http": 80, "https": 443][scheme] else { return nil }
+            self.scheme = scheme
+            self.host = host.lowercased()
+            self.port = port
+        }
     }
 }

@@ -24,9 +24,10 @@ struct DashboardClient {
         try await client.execute(uri: path, method: .get, headers: [.cookie: "perennial_session=\(session)"])
     }
 
-    func post(_ path: String, form: [String: String], origin: String? = nil) async throws -> TestResponse {
+    func post(_ path: String, form: [String: String], origin: String? = nil, headers extra: HTTPFields = [:]) async throws -> TestResponse {
         var headers: HTTPFields = [.cookie: "perennial_session=\(session)", .contentType: "application/x-www-form-urlencoded"]
         if let origin { headers[.origin] = origin }
+        headers.append(contentsOf: extra)
         return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: Self.encode(form)))
     }
 
@@ -51,9 +52,10 @@ struct DashboardClient {
 }
 
 extension TestClientProtocol {
-    func signIn(key: String, next: String = "/dashboard") async throws -> TestResponse {
-        try await execute(
-            uri: "/dashboard/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-            body: ByteBuffer(string: DashboardClient.encode(["key": key, "next": next])))
+    func signIn(key: String, next: String = "/dashboard", headers extra: HTTPFields = [:]) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        headers.append(contentsOf: extra)
+        return try await execute(
+            uri: "/dashboard/sign-in", method: .post, headers: headers, body: ByteBuffer(string: DashboardClient.encode(["key": key, "next": next])))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -81,6 +82,47 @@ import Testing
             #expect(out.status == .seeOther)
             #expect(out.headers[.location] == "/dashboard/sign-in")
             #expect(try await dashboard.get("/dashboard").status == .seeOther)
+        }
+    }
+
+    /// A form counts as the dashboard's own only from this server's origin — scheme, host and
+    /// port, as the browser saw them through the TLS proxy — not from any origin on the same host
+    /// (the probe posted from http://127.0.0.1:9999 and https://127.0.0.1:<port>, with the token).
+    @Test func aFormIsTakenOnlyFromTheServersOwnOrigin() async throws {
+        let server = try await ServerHarness()
+        let proxied: HTTPFields = [HTTPField.Name("X-Forwarded-Proto")!: "https", HTTPField.Name("X-Forwarded-Host")!: "perennial.example.com"]
+        let cases: [(origin: String, headers: HTTPFields, accepted: Bool)] = [
+            ("http://localhost:9999", [:], false),
+            ("https://localhost", [:], false),
+            ("http://evil.localhost", [:], false),
+            ("null", [:], false),
+            ("http://localhost", [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"], false),
+            ("http://perennial.example.com", proxied, false),
+            ("https://perennial.example.com:8443", proxied, false),
+            ("https://perennial.example.com", proxied, true),
+            ("HTTP://LOCALHOST:80", [:], true),
+        ]
+        try await server.test { client in
+            for (origin, headers, accepted) in cases {
+                let dashboard = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
+                let out = try await dashboard.post("/dashboard/sign-out", form: ["csrf": dashboard.csrfToken], origin: origin, headers: headers)
+                #expect((out.status == .seeOther) == accepted, "\(origin) \(headers): \(out.status)")
+                #expect((try await dashboard.get("/dashboard").status == .ok) != accepted, "\(origin)")
+            }
+        }
+    }
+
+    /// A sign-in posted from another site (a forced sign-in into the attacker's session) is refused.
+    @Test func aSignInFromAnotherSiteIsRefused() async throws {
+        let server = try await ServerHarness()
+        try await server.test { client in
+            for headers: HTTPFields in [[.origin: "https://evil.example"], [.origin: "http://localhost:1"], [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]] {
+                let forced = try await client.signIn(key: ServerHarness.adminKey, headers: headers)
+                #expect(forced.status == .forbidden, "\(headers)")
+                #expect(forced.headers[.setCookie] == nil)
+            }
+            let own = try await client.signIn(key: ServerHarness.adminKey, headers: [.origin: "http://localhost", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"])
+            #expect(own.status == .seeOther)
         }
     }
 
