@@ -5,6 +5,7 @@ public import PerennialAppStore
 public import PerennialStorage
 public import ServiceLifecycle
 import AsyncHTTPClient
+import HummingbirdCore
 public import PerennialCore
 
 /// The router of every Perennial route, over `dependencies`: tests drive it in-process, and
@@ -15,6 +16,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
     router.add(middleware: UnmatchedRouteMiddleware())
+    router.add(middleware: BodyLimitMiddleware(maxBodyBytes: dependencies.limits.maxBodyBytes))
     OperationsRoutes(dependencies: dependencies).add(to: router)
     ClientRoutes(dependencies: dependencies).add(to: router)
     AppleRoutes(dependencies: dependencies).add(to: router)
@@ -112,10 +114,17 @@ public func buildApplication(
     let dependencies = ServerDependencies(
         apps: apps, storage: storage, clock: clock, metrics: metrics, adminKeys: adminKeys, logger: logger, webhookWakeUp: webhookWakeUp,
         webhookSender: WebhookSender(
-            transport: webhookTransport, requestTimeout: (webhookDelivery ?? WebhookDeliveryOptions()).requestTimeout, wallClock: wallClock))
+            transport: webhookTransport, requestTimeout: (webhookDelivery ?? WebhookDeliveryOptions()).requestTimeout, wallClock: wallClock),
+        limits: configuration.limits, wallClock: wallClock)
+    let limits = configuration.limits
+    let connectionCap = limits.connectionCap(openFiles: OpenFileLimit.current ?? limits.maxConnections + limits.reservedFileDescriptors)
+    logger.info("connection limits", metadata: ["maxConnections": "\(connectionCap)", "openFiles": "\(OpenFileLimit.current.map(String.init) ?? "?")"])
     var application = Application(
         router: buildRouter(dependencies: dependencies),
-        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "perennial"),
+        server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionGuard.handler(limits: limits, logger: logger)])),
+        configuration: ApplicationConfiguration(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "perennial",
+            availableConnectionsDelegate: MaximumAvailableConnections(connectionCap, logger: logger)),
         services: services + (jobs + servicesAfterMigration).map { AfterMigration(job: $0, gate: migrated) },
         logger: logger)
     application.beforeServerStarts {

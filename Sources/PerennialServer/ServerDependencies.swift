@@ -20,11 +20,16 @@ public struct ServerDependencies: Sendable {
     public var webhookSender: WebhookSender
     /// The mass renewal-date extensions asked of Apple, followed until applied.
     public var massExtensions: MassExtensions
+    /// Timeouts, caps and rates (``ServerLimits``).
+    public var limits: ServerLimits
+    /// The rates and failure back-offs of ``limits``, counted in this process.
+    let throttle: RequestThrottle
 
     public init(
         apps: AppRegistry, storage: any SubscriberStorage, clock: any TimeSource = WallClock(), metrics: ServerMetrics = ServerMetrics(),
         adminKeys: AdminKeys = .none, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp(),
-        webhookSender: WebhookSender = WebhookSender(), massExtensions: MassExtensions = MassExtensions()
+        webhookSender: WebhookSender = WebhookSender(), massExtensions: MassExtensions = MassExtensions(), limits: ServerLimits = ServerLimits(),
+        wallClock: any TimeSource = WallClock()
     ) {
         self.apps = apps
         self.storage = storage
@@ -35,6 +40,8 @@ public struct ServerDependencies: Sendable {
         self.webhookWakeUp = webhookWakeUp
         self.webhookSender = webhookSender
         self.massExtensions = massExtensions
+        self.limits = limits
+        self.throttle = RequestThrottle(limits: limits, clock: wallClock)
     }
 
     /// The figures of docs/analytics.md (metrics API, dashboard, `/metrics`).
@@ -49,6 +56,6 @@ public struct ServerDependencies: Sendable {
 
     /// The middleware in front of the admin routes that need `scope`.
     func adminAuthentication(requiring scope: AdminScope) -> AdminAuthentication {
-        AdminAuthentication(apps: apps, keys: adminKeys, requiring: scope)
+        AdminAuthentication(dependencies: self, requiring: scope)
     }
 }

@@ -100,7 +100,9 @@ struct RecordingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// The message, then every metadata value: what a log line shows an operator.
     func log(event: LogEvent) {
-        records.append(event.message.description)
+        let fields = metadata.merging(event.metadata ?? [:]) { $1 }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        records.append(([event.message.description] + fields).joined(separator: " "))
     }
 }

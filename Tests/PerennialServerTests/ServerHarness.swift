@@ -10,6 +10,7 @@ import PerennialServer
 import PerennialSimulator
 import PerennialSQLite
 import PerennialStorage
+import Testing
 
 /// One Perennial server under test, built with ``buildApplication`` exactly as `perennial serve`
 /// builds it, on a fresh SQLite file (or a given storage), trusting the simulator's roots.
@@ -41,6 +42,7 @@ struct ServerHarness {
         apps: [AppConfiguration]? = nil,
         adminKeys: [AdminKeyConfiguration] = [],
         transport apple: (any AppStoreHTTPTransport)? = nil,
+        limits: ServerLimits = ServerHarness.unthrottled,
         logger: Logger = Logger(label: "perennial.server")
     ) async throws {
         let pki = try StoreWorld.sharedPKI.get()
@@ -77,7 +79,8 @@ struct ServerHarness {
         self.clock = clock
         self.metrics = metrics
         self.application = try buildApplication(
-            configuration: ServerConfiguration(port: 0, adminKey: SecretValue(Self.adminKey), adminKeys: adminKeys, apps: apps ?? [app]),
+            configuration: ServerConfiguration(
+                port: 0, adminKey: SecretValue(Self.adminKey), adminKeys: adminKeys, apps: apps ?? [app], limits: limits),
             storage: storage, environment: ["TEST_SHARED_SECRET": StoreWorld.sharedSecret], transport: transport, metrics: metrics,
             clock: clock, logger: logger,
             // Requests only: a reconciliation round racing a test's requests would ask Apple again
@@ -86,6 +89,11 @@ struct ServerHarness {
     }
 
     struct NoReceiptAuthority: Error {}
+
+    /// The default limits without rates or back-offs: tests send bursts no client would, and the
+    /// throttle has its own tests (``ThrottleTests``).
+    static let unthrottled = ServerLimits(
+        clientRequestsPerSecondPerAddress: 1e9, clientRequestsPerSecondPerKey: 1e9, clientBurst: 1e9, failuresBeforeBackoff: 1_000_000)
 
     static func temporarySQLite() throws -> SQLiteStorage {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perennial-server-\(UUID().uuidString)")
@@ -96,5 +104,10 @@ struct ServerHarness {
     /// Runs `body` against the application in-process.
     func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         try await application.test(.router, body)
+    }
+
+    /// Runs `body` against the application listening on a loopback port, which it is given.
+    func live(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+        try await application.test(.live) { client in try await body(try #require(client.port)) }
     }
 }

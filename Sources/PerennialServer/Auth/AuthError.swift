@@ -16,6 +16,10 @@ public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
     case userMismatch(tokenSubject: String, pathUser: String)
     /// The admin key is valid but its scope does not allow the route.
     case insufficientScope(key: String, scope: String, required: String)
+    /// The caller sent more than its rate (``ServerLimits``); it may again after the seconds given.
+    case rateLimited(retryAfter: Int)
+    /// The caller's address failed to authenticate too often; it may try again after the seconds given.
+    case tooManyFailures(retryAfter: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +31,8 @@ public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case .expiredUserToken(let expiredAt): "the user token expired at \(expiredAt)"
         case .userMismatch(let subject, let user): "the user token is for \(subject), not for \(user)"
         case .insufficientScope(let key, let scope, let required): "the admin key \(key) has the \(scope) scope; this route needs \(required)"
+        case .rateLimited(let seconds): "too many requests from this caller; try again in \(seconds) s"
+        case .tooManyFailures(let seconds): "too many failed authentications from this address; try again in \(seconds) s"
         }
     }
 
@@ -38,6 +44,26 @@ public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidUserToken: "invalidUserToken"
         case .expiredUserToken: "expiredUserToken"
         case .userMismatch, .insufficientScope: "forbidden"
+        case .rateLimited: "rateLimited"
+        case .tooManyFailures: "tooManyFailures"
+        }
+    }
+
+    /// Whether the failure may be a guess at a credential, which the address's back-off counts:
+    /// an unknown key, a forged or foreign user token. A missing key or an expired token is an
+    /// app's mistake, not a guess.
+    var isCredentialFailure: Bool {
+        switch self {
+        case .unknownKey, .invalidUserToken, .userMismatch: true
+        default: false
+        }
+    }
+
+    /// The seconds a 429 asks the caller to wait.
+    var retryAfter: Int? {
+        switch self {
+        case .rateLimited(let seconds), .tooManyFailures(let seconds): seconds
+        default: nil
         }
     }
 }

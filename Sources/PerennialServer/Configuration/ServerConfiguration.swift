@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable, Decodable {
     public var apps: [AppConfiguration]
     /// The webhook job's lease and polling (``WebhookDeliveryConfiguration``).
     public var webhookDelivery: WebhookDeliveryConfiguration
+    /// Timeouts, connection and body caps, rate limits (``ServerLimits``).
+    public var limits: ServerLimits
 
     public init(
         host: String = "127.0.0.1",
@@ -31,7 +33,8 @@ public struct ServerConfiguration: Sendable, Decodable {
         adminKeys: [AdminKeyConfiguration] = [],
         logLevel: String = "info",
         apps: [AppConfiguration] = [],
-        webhookDelivery: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration()
+        webhookDelivery: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration(),
+        limits: ServerLimits = ServerLimits()
     ) {
         self.host = host
         self.port = port
@@ -41,12 +44,13 @@ public struct ServerConfiguration: Sendable, Decodable {
         self.logLevel = logLevel
         self.apps = apps
         self.webhookDelivery = webhookDelivery
+        self.limits = limits
     }
 
     private enum CodingKeys: String, CodingKey {
         case host, port
         case databaseURL = "database"
-        case adminKey, adminKeys, logLevel, apps, webhookDelivery
+        case adminKey, adminKeys, logLevel, apps, webhookDelivery, limits
     }
 
     public init(from decoder: any Decoder) throws {
@@ -60,6 +64,7 @@ public struct ServerConfiguration: Sendable, Decodable {
             adminKeys: try container.decodeIfPresent([AdminKeyConfiguration].self, forKey: .adminKeys) ?? [],
             logLevel: try container.decodeIfPresent(String.self, forKey: .logLevel) ?? defaults.logLevel,
             apps: try container.decodeIfPresent([AppConfiguration].self, forKey: .apps) ?? [],
-            webhookDelivery: try container.decodeIfPresent(WebhookDeliveryConfiguration.self, forKey: .webhookDelivery) ?? defaults.webhookDelivery)
+            webhookDelivery: try container.decodeIfPresent(WebhookDeliveryConfiguration.self, forKey: .webhookDelivery) ?? defaults.webhookDelivery,
+            limits: try container.decodeIfPresent(ServerLimits.self, forKey: .limits) ?? defaults.limits)
     }
 }

@@ -18,16 +18,14 @@ struct DashboardRoutes: Sendable {
     /// simulator's runs fast).
     let wallClock: any TimeSource
 
-    /// The largest form the dashboard reads: its forms hold a key, a token and a search.
-    static let maximumFormSize = 16 * 1024
 
     func add(to router: Router<PerennialRequestContext>) {
         let open = router.group("dashboard")
         open.get("sign-in") { request, _ in
             SignInPage.page(next: SignInPage.destination(request.uri.queryParameters.get("next"))).response
         }
-        open.post("sign-in") { request, _ in
-            try await signIn(request)
+        open.post("sign-in") { request, context in
+            try await signIn(request, context: context)
         }
         let pages = router.group("dashboard").add(middleware: DashboardAuthentication(sessions: sessions, clock: wallClock))
         pages.get { request, context in
@@ -69,8 +67,22 @@ struct DashboardRoutes: Sendable {
         var next: String?
     }
 
-    private func signIn(_ request: Request) async throws -> Response {
-        let fields = try Self.decodeForm(SignInForm.self, from: try await Self.formBody(of: request))
+    private func signIn(_ request: Request, context: PerennialRequestContext) async throws -> Response {
+        // A sign-in posted from another site would sign the browser in as the attacker's key.
+        guard DashboardAuthentication.isSameOrigin(request) else {
+            dependencies.logger.notice("dashboard sign-in refused: posted from another origin")
+            return SignInPage.page(next: "/dashboard", error: "This form was posted from another site.", status: .forbidden).response
+        }
+        let guardian = CredentialGuard(dependencies: dependencies)
+        let address = context.callerAddress(of: request, trustingForwardedFor: dependencies.limits.trustForwardedFor)
+        do throws(AuthError) {
+            try dependencies.throttle.checkBackoff(address: address)
+        } catch {
+            var response = SignInPage.page(next: "/dashboard", error: "Too many failed sign-ins from this address: \(error.description).", status: .tooManyRequests).response
+            response.headers[.retryAfter] = error.retryAfter.map(String.init)
+            return response
+        }
+        let fields = try Self.decodeForm(SignInForm.self, from: try await formBody(of: request))
         let next = SignInPage.destination(fields.next)
         guard !dependencies.adminKeys.isEmpty else {
             return SignInPage.page(
@@ -79,7 +91,7 @@ struct DashboardRoutes: Sendable {
             ).response
         }
         guard let presented = fields.key, !presented.isEmpty, let key = dependencies.adminKeys.key(presented: Array(presented.utf8)) else {
-            dependencies.logger.notice("dashboard sign-in refused: not an admin key")
+            guardian.fail(address: address, path: request.uri.path, reason: "dashboard sign-in: not an admin key")
             return SignInPage.page(next: next, error: "That is not an admin key of this server.", status: .unauthorized).response
         }
         let session = await sessions.open(for: key.name, scope: key.scope, now: wallClock.now)
@@ -264,19 +276,21 @@ struct DashboardRoutes: Sendable {
 
     /// The posted form, once its CSRF token is the session's.
     private func form<Form: Decodable>(_ request: Request, session: DashboardSessions.Session, as type: Form.Type) async throws -> Form {
-        let body = try await Self.formBody(of: request)
+        let body = try await formBody(of: request)
         guard session.accepts(csrfToken: try Self.decodeForm(TokenOnly.self, from: body).csrf) else {
             throw APIError(status: .forbidden, code: "csrf", message: "This form is out of date or was not sent by the dashboard; reload the page and try again.")
         }
         return try Self.decodeForm(type, from: body)
     }
 
-    private static func formBody(of request: Request) async throws -> String {
+    /// The form's body, up to `limits.maxFormBytes`: its forms hold a key, a token and a search.
+    private func formBody(of request: Request) async throws -> String {
         var request = request
+        let limit = dependencies.limits.maxFormBytes
         do {
-            return String(buffer: try await request.collectBody(upTo: maximumFormSize))
+            return String(buffer: try await request.collectBody(upTo: limit))
         } catch {
-            throw APIError(status: .contentTooLarge, code: "bodyTooLarge", message: "the form exceeds \(maximumFormSize) bytes")
+            throw APIError(status: .contentTooLarge, code: "bodyTooLarge", message: "the form exceeds \(limit) bytes (limits.maxFormBytes)")
         }
     }
 

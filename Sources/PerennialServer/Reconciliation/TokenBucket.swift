@@ -29,6 +29,11 @@ public struct TokenBucket: Hashable, Sendable {
         return now.addingTimeInterval((1 - tokens) / ratePerSecond)
     }
 
+    /// Whether the bucket would be full at `now`: one at rest, as good as a new one.
+    public func isFull(at now: Date) -> Bool {
+        tokens + max(0, now.timeIntervalSince(updatedAt)) * ratePerSecond >= capacity
+    }
+
     private mutating func refill(to now: Date) {
         guard now > updatedAt else { return }
         tokens = min(capacity, tokens + now.timeIntervalSince(updatedAt) * ratePerSecond)

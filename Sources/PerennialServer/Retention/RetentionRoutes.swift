@@ -23,7 +23,7 @@ struct RetentionRoutes: Sendable {
                 throw APIError.notFound("no app \(context.parameters.get("appId") ?? "") is configured")
             }
             let started = ContinuousClock.now
-            let body = try await JSONResponse.body(of: request)
+            let body = try await JSONResponse.body(of: request, context: context)
             let asked: DecodedRealtimeRequestBody
             do throws(EvidenceError) {
                 asked = try await app.verifier.realtimeRequest(body: body)

@@ -28,7 +28,7 @@ struct AppleRoutes: Sendable {
         guard let id = context.parameters.get("appId"), let app = dependencies.apps.app(id: id) else {
             throw APIError.notFound("no app \(context.parameters.get("appId") ?? "") is configured")
         }
-        let body = try await JSONResponse.body(of: request)
+        let body = try await JSONResponse.body(of: request, context: context)
         let metrics = dependencies.metrics
         do throws(IngestError) {
             let outcome = try await dependencies.pipeline(for: app).ingest(evidence(body), now: dependencies.clock.now)

@@ -11,20 +11,20 @@ struct ClientRoutes: Sendable {
     let dependencies: ServerDependencies
 
     func add(to router: Router<PerennialRequestContext>) {
-        let subscribers = router.group("v1/subscribers").add(middleware: ClientAuthentication(apps: dependencies.apps, clock: dependencies.clock))
+        let subscribers = router.group("v1/subscribers").add(middleware: ClientAuthentication(dependencies: dependencies))
         subscribers.post(":appUserId/receipts") { request, context in
             let (app, user) = try context.client()
-            let body = try await Self.decodeEvidence(ReceiptRequest.self, request)
+            let body = try await Self.decodeEvidence(ReceiptRequest.self, request, context: context)
             return try await postEvidence(.receipt(body.receipt, presentedBy: user), app: app, user: user)
         }
         subscribers.post(":appUserId/transactions") { request, context in
             let (app, user) = try context.client()
-            let body = try await Self.decodeEvidence(SignedTransactionRequest.self, request)
+            let body = try await Self.decodeEvidence(SignedTransactionRequest.self, request, context: context)
             return try await postEvidence(.signedTransaction(body.signedTransaction, presentedBy: user), app: app, user: user)
         }
         subscribers.post(":appUserId/app-transaction") { request, context in
             let (app, user) = try context.client()
-            let body = try await Self.decodeEvidence(AppTransactionRequest.self, request)
+            let body = try await Self.decodeEvidence(AppTransactionRequest.self, request, context: context)
             let now = dependencies.clock.now
             let pipeline = dependencies.pipeline(for: app)
             _ = try await pipeline.recordAppTransaction(body.signedAppTransaction, presentedBy: user, now: now)
@@ -40,20 +40,22 @@ struct ClientRoutes: Sendable {
         }
         subscribers.post(":appUserId/eligibility") { request, context in
             let (app, user) = try context.client()
-            let body = try await JSONResponse.decode(EligibilityRequest.self, from: request)
+            let body = try await JSONResponse.decode(EligibilityRequest.self, from: request, context: context)
+            guard body.productIds.count <= 200 else { throw APIError.malformed("ask about at most 200 productIds at once") }
+            for id in body.productIds { _ = try TextInput.identifier(id, named: "productIds") }
             let view = try await dependencies.pipeline(for: app).view(of: user, now: dependencies.clock.now)
             return JSONResponse.make(EligibilityResponse(eligibility: Self.eligibility(of: body.productIds, view: view, app: app)))
         }
         subscribers.post(":appUserId/consumption") { request, context in
             let (app, user) = try context.client()
-            let body = try await JSONResponse.decode(ConsumptionReportRequest.self, from: request)
+            let body = try await JSONResponse.decode(ConsumptionReportRequest.self, from: request, context: context)
             let report = try Self.report(body, at: dependencies.clock.now)
             try await dependencies.storage.reportConsumption(report, of: user, appBundleID: app.bundleID)
             return JSONResponse.make(ConsumptionReportResponse(report))
         }
         subscribers.post(":appUserId/offers/sign") { request, context in
             let (app, user) = try context.client()
-            let body = try await JSONResponse.decode(OfferSignatureRequest.self, from: request)
+            let body = try await JSONResponse.decode(OfferSignatureRequest.self, from: request, context: context)
             return JSONResponse.make(try await signOffer(body, user: user, app: app, now: dependencies.clock.now))
         }
     }
@@ -68,8 +70,8 @@ struct ClientRoutes: Sendable {
 
     /// The posted body; one that is not the documented JSON is refused as the evidence would be
     /// (a body too large to read is 413, as on every route).
-    private static func decodeEvidence<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
-        let data = try await JSONResponse.body(of: request)
+    private static func decodeEvidence<T: Decodable>(_ type: T.Type, _ request: Request, context: PerennialRequestContext) async throws -> T {
+        let data = try await JSONResponse.body(of: request, context: context)
         do throws(EvidenceError) {
             return try JSONResponse.decode(type, from: data)
         } catch {
@@ -118,6 +120,9 @@ struct ClientRoutes: Sendable {
     /// Signs a promotional offer for `user`, bound to the user's app account token (StoreKit 2
     /// purchases pass it, StoreKit 1 passes it as `applicationUsername`).
     private func signOffer(_ body: OfferSignatureRequest, user: AppUserID, app: AppContext, now: Date) async throws -> OfferSignatureResponse {
+        // Checked before anything is written: the user's token is created below.
+        _ = try TextInput.identifier(body.productId, named: "productId")
+        let offerID = try TextInput.identifier(body.offerId, named: "offerId")
         guard let signer = app.offerSigner else {
             throw EvidenceError.notConfigured("app \(app.id) has no promotional offer key")
         }
@@ -125,12 +130,12 @@ struct ClientRoutes: Sendable {
             throw APIError(status: .unprocessableContent, code: "unknownProduct", message: "\(body.productId) is not an auto-renewable subscription of app \(app.id)")
         }
         let signature = try signer.signature(
-            productIdentifier: product.id, offerIdentifier: body.offerId, applicationUsername: try await token(for: user, in: app), nonce: UUID(),
+            productIdentifier: product.id, offerIdentifier: offerID, applicationUsername: try await token(for: user, in: app), nonce: UUID(),
             timestamp: Int64((now.timeIntervalSince1970 * 1_000).rounded(.down)))
         var compactJWS: String?
         if let jwsSigner = app.offerJWSSigner {
             compactJWS = try jwsSigner.signature(
-                productID: product.id, offerIdentifier: body.offerId, transactionID: try await latestTransactionID(of: user, in: app),
+                productID: product.id, offerIdentifier: offerID, transactionID: try await latestTransactionID(of: user, in: app),
                 nonce: UUID(), issuedAt: now)
         }
         return OfferSignatureResponse(

@@ -18,12 +18,12 @@ struct GrantRoutes: Sendable {
         let actions = router.group("admin/v1").add(middleware: dependencies.adminAuthentication(requiring: .support))
         actions.post("apps/:appId/subscribers/:appUserId/grants") { request, context in
             let app = try PathApp.from(context, in: dependencies.apps)
-            let body = try await JSONResponse.decode(GrantRequest.self, from: request)
+            let body = try await JSONResponse.decodeStrictly(GrantRequest.self, from: request, context: context)
             return JSONResponse.make(try await grant(body, to: try PathUser.from(context), in: app, admin: context.adminName), status: .created)
         }
         actions.post("apps/:appId/subscribers/:appUserId/grants/:grantId/revoke") { request, context in
             let app = try PathApp.from(context, in: dependencies.apps)
-            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
+            let body = try await JSONResponse.decodeStrictlyOptional(ActionRequest.self, from: request, context: context)
             return JSONResponse.make(
                 try await revoke(
                     grant: context.parameters.get("grantId") ?? "", of: try PathUser.from(context), in: app, admin: context.adminName,

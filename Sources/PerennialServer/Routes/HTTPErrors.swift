@@ -116,8 +116,16 @@ extension AuthError: HTTPResponseError, CodedError {
     public var status: HTTPResponse.Status {
         switch self {
         case .userMismatch, .insufficientScope: .forbidden
+        case .rateLimited, .tooManyFailures: .tooManyRequests
         default: .unauthorized
         }
+    }
+
+    /// The error body, with `Retry-After` on a 429.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = JSONResponse.make(ErrorBody(error: code, message: description), status: status)
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
     }
 }
 

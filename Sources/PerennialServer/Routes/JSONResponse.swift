@@ -7,8 +7,6 @@ import PerennialAppStore
 
 /// JSON bodies in and out of the routes, in the API's format (``APIJSON``).
 enum JSONResponse {
-    /// The largest request body accepted: receipts of long-lived subscribers reach a few hundred KB.
-    static let maximumBodySize = 4 * 1024 * 1024
 
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let data: Data
@@ -47,20 +45,21 @@ enum JSONResponse {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// The whole request body.
-    static func body(of request: Request) async throws(APIError) -> Data {
+    /// The whole request body, up to the context's ``PerennialRequestContext/maxUploadSize``
+    /// (`limits.maxBodyBytes`).
+    static func body(of request: Request, context: PerennialRequestContext) async throws(APIError) -> Data {
         var request = request
         do {
-            let buffer = try await request.collectBody(upTo: maximumBodySize)
+            let buffer = try await request.collectBody(upTo: context.maxUploadSize)
             return Data(buffer.readableBytesView)
         } catch {
-            throw APIError(status: .contentTooLarge, code: "bodyTooLarge", message: "the body exceeds \(maximumBodySize) bytes")
+            throw BodyLimitMiddleware.tooLarge(context.maxUploadSize)
         }
     }
 
     /// The request body decoded as `type`; anything else is ``EvidenceError/malformedRequest(_:)``.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws(APIError) -> T {
-        let data = try await body(of: request)
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: PerennialRequestContext) async throws(APIError) -> T {
+        let data = try await body(of: request, context: context)
         do throws(EvidenceError) {
             return try decode(type, from: data)
         } catch {
@@ -69,13 +68,69 @@ enum JSONResponse {
     }
 
     /// An optional JSON body: none is nil, a malformed one is refused.
-    static func decodeOptional<T: Decodable>(_ type: T.Type, from request: Request) async throws(APIError) -> T? {
-        let data = try await body(of: request)
+    static func decodeOptional<T: Decodable>(_ type: T.Type, from request: Request, context: PerennialRequestContext) async throws(APIError) -> T? {
+        let data = try await body(of: request, context: context)
         guard !data.isEmpty else { return nil }
         do throws(EvidenceError) {
             return try decode(type, from: data)
         } catch {
             throw APIError(error)
+        }
+    }
+
+    /// An admin action's body, strictly: JSON by its `Content-Type` (415 otherwise), no key the
+    /// action does not know (a typo such as `extendByDay` would otherwise be dropped and the action
+    /// done with a default), and every string in it a bounded note (``TextInput/note(_:named:)``).
+    static func decodeStrictly<T: Decodable>(_ type: T.Type, from request: Request, context: PerennialRequestContext) async throws(APIError) -> T {
+        try requireJSON(request)
+        return try decodeStrictly(type, from: try await body(of: request, context: context))
+    }
+
+    /// An optional admin body, strictly: none is nil.
+    static func decodeStrictlyOptional<T: Decodable>(
+        _ type: T.Type, from request: Request, context: PerennialRequestContext
+    ) async throws(APIError) -> T? {
+        let data = try await body(of: request, context: context)
+        guard !data.isEmpty else { return nil }
+        try requireJSON(request)
+        return try decodeStrictly(type, from: data)
+    }
+
+    static func decodeStrictly<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
+        let value: T
+        do throws(EvidenceError) {
+            value = try decode(type, from: data)
+        } catch {
+            throw APIError(error)
+        }
+        let fields = Mirror(reflecting: value).children
+        let known = Set(fields.compactMap(\.label))
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            let unknown = object.keys.filter { !known.contains($0) }.sorted()
+            guard unknown.isEmpty else {
+                throw .malformed("the body has the unknown key \(unknown.joined(separator: ", ")); it takes \(known.sorted().joined(separator: ", "))")
+            }
+        }
+        for field in fields {
+            let strings: [String] =
+                switch field.value {
+                case let text as String: [text]
+                case let text as String?: text.map { [$0] } ?? []
+                case let texts as [String]: texts
+                case let texts as [String]?: texts ?? []
+                default: []
+                }
+            for text in strings { _ = try TextInput.note(text, named: field.label ?? "a field") }
+        }
+        return value
+    }
+
+    private static func requireJSON(_ request: Request) throws(APIError) {
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard type == "application/json" else {
+            throw APIError(
+                status: .unsupportedMediaType, code: "unsupportedMediaType",
+                message: "send the body as Content-Type: application/json (got \(type ?? "none"))")
         }
     }
 

@@ -29,7 +29,7 @@ struct MassExtensionRoutes: Sendable {
         let actions = router.group("admin/v1/apps/:appId/products").add(middleware: dependencies.adminAuthentication(requiring: .support))
         actions.post(":productId/mass-extensions") { request, context in
             let (app, client, productID) = try target(context)
-            let body = try await JSONResponse.decode(MassExtensionRequest.self, from: request)
+            let body = try await JSONResponse.decodeStrictly(MassExtensionRequest.self, from: request, context: context)
             try RenewalExtensionRules.check(days: body.extendByDays, reasonCode: body.extendReasonCode)
             try RenewalExtensionRules.check(storefronts: body.storefrontCountryCodes)
             let id = UUID().uuidString.lowercased()

@@ -19,13 +19,7 @@ enum PathUser {
     /// NUL is cut off by SQLite (`nul\0x` became `nul`, another user) and refused by PostgreSQL,
     /// and no account system hands out the others.
     static func checked(_ text: String, named name: String) throws(APIError) -> AppUserID {
-        guard !text.isEmpty, text.count <= maximumLength else {
-            throw .malformed("\(name) must be 1–\(maximumLength) characters")
-        }
-        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
-            throw .malformed("\(name) contains the control character U+\(String(format: "%04X", control.value))")
-        }
-        return AppUserID(text)
+        AppUserID(try TextInput.checked(text, named: name, maximumLength: maximumLength, allowingLineBreaks: false))
     }
 
     /// Whether `text` could be an app user id (a search box's query, which is not refused).

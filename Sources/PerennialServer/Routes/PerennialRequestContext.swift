@@ -1,3 +1,5 @@
+import Foundation
+import HTTPTypes
 public import Hummingbird
 public import PerennialStorage
 
@@ -18,10 +20,29 @@ public struct PerennialRequestContext: RequestContext {
     public var caller: Caller?
     /// The dashboard session of a signed-in browser; set by ``DashboardAuthentication``.
     var dashboardSession: DashboardSessions.Session?
+    /// The connection's peer address; nil in-process.
+    let peerAddress: String?
+    /// The largest body a route reads: `limits.maxBodyBytes`, set by ``BodyLimitMiddleware``.
+    public var maxUploadSize = ServerLimits().maxBodyBytes
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
+        self.peerAddress = source.channel.remoteAddress?.ipAddress
     }
+
+    /// Who to count a request against (``RequestThrottle``) and name in the logs: the last
+    /// `X-Forwarded-For` entry when the proxy in front is trusted to append it, otherwise the
+    /// connection's peer ("local" in-process).
+    func callerAddress(of request: Request, trustingForwardedFor: Bool) -> String {
+        if trustingForwardedFor, let forwarded = request.headers[Self.forwardedFor],
+            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
+        {
+            return String(last.prefix(64))
+        }
+        return peerAddress ?? "local"
+    }
+
+    private static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     /// The authenticated client's app and user; only routes behind ``ClientAuthentication`` ask.
     func client() throws(APIError) -> (app: AppContext, user: AppUserID) {

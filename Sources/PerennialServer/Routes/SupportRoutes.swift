@@ -47,13 +47,13 @@ struct SupportRoutes: Sendable {
         actions.post("apps/:appId/subscribers/:appUserId/refresh") { request, context in
             let (app, client) = try serverAPI(context)
             let user = try PathUser.from(context)
-            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
+            let body = try await JSONResponse.decodeStrictlyOptional(ActionRequest.self, from: request, context: context)
             try await refresh(subscriber: user, in: app, client: client, admin: context.adminName, reason: body?.reason)
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now))
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/extend") { request, context in
             let (app, client) = try serverAPI(context)
-            let body = try await JSONResponse.decode(ExtensionRequest.self, from: request)
+            let body = try await JSONResponse.decodeStrictly(ExtensionRequest.self, from: request, context: context)
             try RenewalExtensionRules.check(days: body.extendByDays, reasonCode: body.extendReasonCode)
             let (id, owner) = try await ownedPurchase(context, in: app)
             let requestJSON = try JSONEncoder().encode(
@@ -82,7 +82,7 @@ struct SupportRoutes: Sendable {
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/move") { request, context in
             let app = try app(context)
-            let body = try await JSONResponse.decode(MoveRequest.self, from: request)
+            let body = try await JSONResponse.decodeStrictly(MoveRequest.self, from: request, context: context)
             let target = try PathUser.checked(body.toAppUserId, named: "toAppUserId")
             let (original, owner) = try await ownedPurchase(context, in: app)
             guard owner != target else { throw APIError.malformed("\(original) already belongs to \(target)") }
@@ -102,7 +102,7 @@ struct SupportRoutes: Sendable {
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/unbind") { request, context in
             let app = try app(context)
-            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
+            let body = try await JSONResponse.decodeStrictlyOptional(ActionRequest.self, from: request, context: context)
             let (original, owner) = try await ownedPurchase(context, in: app)
             let now = dependencies.clock.now
             let action = AdminAction(admin: context.adminName, action: "unbind", reason: body?.reason)
@@ -116,7 +116,7 @@ struct SupportRoutes: Sendable {
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/refunds") { request, context in
             let (app, client) = try serverAPI(context)
-            let body = try await JSONResponse.decodeOptional(ActionRequest.self, from: request)
+            let body = try await JSONResponse.decodeStrictlyOptional(ActionRequest.self, from: request, context: context)
             let (id, owner) = try await ownedPurchase(context, in: app)
             let pages = try await client.allPages(.refundHistory(transactionID: id), as: RefundHistoryResponse.self)
             let signed = pages.flatMap { $0.signedTransactions ?? [] }

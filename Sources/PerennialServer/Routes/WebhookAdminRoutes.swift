@@ -32,7 +32,7 @@ struct WebhookAdminRoutes: Sendable {
             return JSONResponse.make(WebhookRequeueResponse(requeued: 1), status: .accepted)
         }
         actions.post("replay") { request, context in
-            let replay = try await JSONResponse.decode(WebhookReplayRequest.self, from: request)
+            let replay = try await JSONResponse.decodeStrictly(WebhookReplayRequest.self, from: request, context: context)
             var since: Date?
             if let text = replay.since {
                 guard let date = (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))

@@ -30,7 +30,7 @@ struct WebhookEndpointRoutes: Sendable {
         }
         actions.post("endpoints") { request, context in
             let app = try PathApp.from(context, in: dependencies.apps)
-            let body = try await JSONResponse.decode(WebhookEndpointRequest.self, from: request)
+            let body = try await JSONResponse.decodeStrictly(WebhookEndpointRequest.self, from: request, context: context)
             let url = try Self.url(body.url)
             let eventTypes = try Self.eventTypes(body.eventTypes)
             let secret = try body.secret.map(Self.checked) ?? Self.newSecret()
@@ -60,11 +60,11 @@ struct WebhookEndpointRoutes: Sendable {
             try await change(context, "webhook endpoint resumed") { $0.isPaused = false }
         }
         actions.post("endpoints/:endpointId/event-types") { request, context in
-            let eventTypes = try Self.eventTypes(try await JSONResponse.decode(WebhookEventTypesRequest.self, from: request).eventTypes)
+            let eventTypes = try Self.eventTypes(try await JSONResponse.decodeStrictly(WebhookEventTypesRequest.self, from: request, context: context).eventTypes)
             return try await change(context, "webhook endpoint event types set") { $0.eventTypes = eventTypes }
         }
         actions.post("endpoints/:endpointId/rotate-secret") { request, context in
-            let overlap = try await JSONResponse.decodeOptional(WebhookSecretRotationRequest.self, from: request)?.overlapSeconds ?? Self.defaultOverlap
+            let overlap = try await JSONResponse.decodeStrictlyOptional(WebhookSecretRotationRequest.self, from: request, context: context)?.overlapSeconds ?? Self.defaultOverlap
             guard (0...Self.maximumOverlap).contains(overlap) else { throw WebhookEndpointError.invalidOverlap(overlap) }
             let secret = Self.newSecret()
             // The overlap is the receiver's real time, as are the signatures' dates.

@@ -192,8 +192,10 @@ import Testing
 
         // Replay re-queues delivered events of one user.
         try await application.test(.router) { client in
+            var headers = admin
+            headers[.contentType] = "application/json"
             let replayed = try await client.execute(
-                uri: "/admin/v1/webhooks/replay", method: .post, headers: admin, body: ByteBuffer(string: #"{"appUserId":"alice"}"#))
+                uri: "/admin/v1/webhooks/replay", method: .post, headers: headers, body: ByteBuffer(string: #"{"appUserId":"alice"}"#))
             #expect(replayed.status == .accepted)
             #expect(String(buffer: replayed.body).contains(#""requeued":2"#))
         }
