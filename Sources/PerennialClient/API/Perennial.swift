@@ -138,7 +138,8 @@ public actor Perennial {
 
     /// The current user's subscriber, fresh from the server. When the server cannot be reached: the
     /// last answer for this user while it is fresh; then, when configured, the store's current
-    /// entitlements (``Subscriber/Source/storeFallback``) for at most the fallback limit; then the
+    /// entitlements that the store verified on the device (``Subscriber/Source/storeFallback``) for
+    /// at most the fallback limit; then the
     /// last answer however old (``Subscriber/isStale``).
     public func subscriber() async throws(PerennialError) -> Subscriber {
         let appUserID = await configuration.appUserID()
@@ -170,10 +171,12 @@ public actor Perennial {
         }
         guard offline <= configuration.offlineFallbackLimit, let transactions = try? await store.currentEntitlements() else { return nil }
         var entitlements: [String: Entitlement] = [:]
-        for transaction in transactions where transaction.revocationDate == nil {
+        for transaction in transactions {
             guard let productID = transaction.productID else { continue }
             for identifier in mapping[productID] ?? [] {
-                entitlements[identifier] = Entitlement(identifier: identifier, storeTransaction: transaction, productID: productID)
+                if let entitlement = Entitlement(identifier: identifier, storeTransaction: transaction, productID: productID) {
+                    entitlements[identifier] = entitlement
+                }
             }
         }
         return Subscriber(

@@ -98,6 +98,36 @@ import Testing
         }
     }
 
+    /// A transaction StoreKit hands over unverified (its signature does not check out on the
+    /// device: tampered, or replayed from elsewhere) is uploaded for the server to judge and
+    /// finished once it accepted, but the offline fallback never grants from it.
+    @Test func anUnverifiedTransactionIsUploadedButNeverGrantedOffline() async throws {
+        let appStore = Self.store()
+        let app = SDKFixture()
+        let configuration = {
+            var configuration = app.configuration()
+            configuration.offlineEntitlements = ["pro.monthly": ["pro"], "pro.yearly": ["archive"]]
+            return configuration
+        }()
+        try await appStore.run {
+            let forged = appStore.leaveUnfinished(productID: "pro.monthly")
+            appStore.failVerification(of: forged)
+            appStore.leaveUnfinished(productID: "pro.yearly")
+            await app.server.setUp(false)
+            let sdk = Perennial(configuration: configuration, store: StoreKit2Store(receiptURL: { appStore.receiptURL }), server: app.server)
+            await sdk.start()
+            let offline = try await sdk.subscriber()
+            #expect(offline.source == .storeFallback)
+            #expect(offline.activeEntitlements == ["archive"])
+
+            await app.server.setUp(true)
+            #expect(await sdk.syncPendingTransactions() == 0)
+            #expect(await app.server.postCount(of: String(forged.id)) == 1)
+            #expect(appStore.finishCount(of: String(forged.id)) == 1)
+            await sdk.stop()
+        }
+    }
+
     @Test func askToBuyIsPendingThenArrivesThroughTheUpdatesStream() async throws {
         let appStore = Self.store()
         let app = SDKFixture()

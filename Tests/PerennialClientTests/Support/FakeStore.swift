@@ -84,7 +84,7 @@ actor FakeStore: StoreBackend {
     private func makeTransaction(productID: String, id: String?) -> StoreTransaction {
         let id = id ?? "T\(nextID)"
         nextID += 1
-        let transaction = try! StoreTransaction(signedTransaction: FakeJWS.make(transactionID: id, productID: productID))
+        let transaction = try! StoreTransaction(signedTransaction: FakeJWS.make(transactionID: id, productID: productID), isVerified: true)
         entitlements.append(transaction)
         return transaction
     }

@@ -8,8 +8,9 @@ import StoreKitInterface
 /// ``StoreBackend`` over StoreKit 2: maps StoreKit's types to the SDK's and nothing else; every
 /// decision lives in the SDK's core.
 ///
-/// Unverified transactions are passed on too: the server verifies every JWS and rejects a bad one
-/// with a reason, which is better than the device silently dropping a purchase.
+/// Unverified transactions are passed on too, marked ``StoreTransaction/isVerified`` false: the
+/// server verifies every JWS and rejects a bad one with a reason, which is better than the device
+/// silently dropping a purchase, and the device never grants from them.
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 public struct StoreKit2Store: StoreBackend {
     private let receipt: AppReceipt
@@ -169,12 +170,16 @@ public struct StoreKit2Store: StoreBackend {
         return product.subscription?.winBackOffers ?? []
     }
 
+    /// The payload is read whatever StoreKit's verdict, to route and finish the transaction; the
+    /// verdict travels with it.
     private static func transaction(_ verification: VerificationResult<Transaction>) -> StoreTransaction {
         let transaction = verification.unsafePayloadValue
+        let isVerified = if case .verified = verification { true } else { false }
         return StoreTransaction(
             transactionID: String(transaction.id), originalTransactionID: String(transaction.originalID),
             productID: transaction.productID, appAccountToken: transaction.appAccountToken,
-            revocationDate: transaction.revocationDate, evidence: .signedTransaction(verification.jwsRepresentation))
+            revocationDate: transaction.revocationDate, evidence: .signedTransaction(verification.jwsRepresentation),
+            isVerified: isVerified)
     }
 
     private static func offer(_ offer: Product.SubscriptionOffer) -> StoreProductOffer {
