@@ -10,7 +10,8 @@ actor SubscriberCache {
     /// Who is signed in now: only answers about them are kept and published.
     private let currentUser: @Sendable () async -> String
 
-    /// Loads the last answer; an unreadable file just means no cached answer (the server is asked).
+    /// Loads the last answer; an unreadable or empty file just means no cached answer (the server
+    /// is asked).
     init(
         persistence: any PersistentStore, staleAfter: TimeInterval, clock: PerennialClock, broadcaster: SubscriberBroadcaster,
         currentUser: @escaping @Sendable () async -> String
@@ -43,6 +44,19 @@ actor SubscriberCache {
             broadcaster.publish(view)
         }
         return view
+    }
+
+    /// Forgets the cached answer when it is about someone other than `appUserID`, who is signed in
+    /// now: the previous user signed out, and nothing of theirs may be shown as the new user's —
+    /// neither as the cached subscriber, nor as the update replayed to new listeners, nor after a
+    /// relaunch (the file is emptied). Answers whether there was such an answer: the user changed.
+    func forgetAnswersNotAbout(_ appUserID: String) -> Bool {
+        guard let cached = cache.cached, cached.response.subscriber.appUserID != appUserID else { return false }
+        cache = EntitlementCache(staleAfter: cache.staleAfter)
+        // A failed write leaves the previous answer on disk, where it is served to no other user.
+        try? persistence.save(Data())
+        broadcaster.forgetLatest()
+        return true
     }
 
     /// The cached subscriber for `appUserID` judged now.
