@@ -41,7 +41,8 @@ public actor Perennial {
         self.server = server
         let cache = SubscriberCache(
             persistence: configuration.cacheStore, staleAfter: configuration.staleAfter, clock: configuration.clock,
-            broadcaster: broadcaster, currentUser: configuration.appUserID)
+            broadcaster: broadcaster, verifier: configuration.answerSigningKey.map(AnswerVerifier.init(publicKey:)),
+            currentUser: configuration.appUserID)
         let uploader = TransactionUploader(
             persistence: configuration.journalStore, server: server, store: store, cache: cache, configuration: configuration)
         self.cache = cache

@@ -11,17 +11,31 @@ actor SubscriberCache {
     private let currentUser: @Sendable () async -> String
 
     /// Loads the last answer; an unreadable or empty file just means no cached answer (the server
-    /// is asked).
+    /// is asked). With `verifier` (signed answers configured) the answer must verify again: a file
+    /// edited on the device, or written before signing was configured, is discarded, not trusted.
     init(
         persistence: any PersistentStore, staleAfter: TimeInterval, clock: PerennialClock, broadcaster: SubscriberBroadcaster,
-        currentUser: @escaping @Sendable () async -> String
+        verifier: AnswerVerifier?, currentUser: @escaping @Sendable () async -> String
     ) {
-        let cached = (try? persistence.load()).flatMap { $0 }.flatMap { try? WireJSON.decoder().decode(CachedSubscriber.self, from: $0) }
-        self.cache = EntitlementCache(staleAfter: staleAfter, cached: cached)
+        let stored = (try? persistence.load()).flatMap { $0 }.flatMap { try? WireJSON.decoder().decode(CachedSubscriber.self, from: $0) }
+        self.cache = EntitlementCache(staleAfter: staleAfter, cached: stored.flatMap { Self.trusted($0, verifier: verifier) })
         self.persistence = persistence
         self.clock = clock
         self.broadcaster = broadcaster
         self.currentUser = currentUser
+    }
+
+    /// `stored` when it may be used: as it is without a verifier; with one, only when it kept the
+    /// server's signed bytes and their signature verifies.
+    private static func trusted(_ stored: CachedSubscriber, verifier: AnswerVerifier?) -> CachedSubscriber? {
+        guard let verifier else { return stored }
+        guard let signed = stored.response.signed else { return nil }
+        do {
+            try verifier.check(signed)
+        } catch {
+            return nil
+        }
+        return stored
     }
 
     /// Takes a server answer: keeps and publishes it when it is the newest about the user signed
