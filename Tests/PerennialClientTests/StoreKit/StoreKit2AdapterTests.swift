@@ -84,6 +84,22 @@ import Testing
         }
     }
 
+    /// The JWS form of a promotional offer does not cover the app account token: when the server
+    /// cannot give the token, the offer still goes to StoreKit, without a token.
+    @Test func aJWSPromotionalOfferGoesAheadWithoutTheToken() async throws {
+        let appStore = Self.store()
+        let app = SDKFixture()
+        await app.server.signOffersAsJWS("header.payload.signature")
+        await app.server.failAppAccountTokens(with: .unreachable("timed out"))
+        try await appStore.run {
+            let result = await Self.sdk(app, appStore).purchase(
+                StoreProduct(id: "pro.monthly"), options: PurchaseOptions(promotionalOfferID: "comeback"))
+            guard case .success = result else { Issue.record("\(result)"); return }
+            let options = try #require(appStore.purchases.first?.options)
+            #expect(options == Set(Product.PurchaseOption.promotionalOffer("comeback", compactJWS: "header.payload.signature")))
+        }
+    }
+
     @Test func winBackOffersMustBeListedForTheProduct() async throws {
         let appStore = Self.store()
         let app = SDKFixture()
