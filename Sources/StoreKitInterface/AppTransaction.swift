@@ -18,7 +18,8 @@ public struct AppTransaction: Sendable {
     }
 }
 
-extension AppTransaction: ScriptedSigned {
+extension AppTransaction {
+    /// Linux-only test scaffolding: what the scripted App Store signs (no signature; the payload only).
     var scriptedJWS: String {
         ScriptedJWS.make([
             "bundleId": bundleID, "originalApplicationVersion": originalAppVersion,

@@ -42,6 +42,12 @@ public struct Product: Equatable, Hashable, Identifiable, Sendable {
     }
 
     /// https://developer.apple.com/documentation/storekit/product/purchase(options:)
+    /// Main-actor isolated, and unavailable on visionOS (the message is the SDK's own).
+    @available(
+        visionOS, unavailable,
+        message: "Use @Environment(\\.purchase) to get a PurchaseAction value to call. If your app uses UIKit, use purchase(confirmIn:options:)."
+    )
+    @MainActor
     public func purchase(options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
         try await ScriptedAppStore.current.purchase(self, options: options)
     }

@@ -5,7 +5,8 @@ extension Product {
     /// https://developer.apple.com/documentation/storekit/product/purchaseoption
     public struct PurchaseOption: Equatable, Hashable, Sendable {
         /// Linux-only test scaffolding: what the option asks for, so the scripted App Store can act.
-        enum Kind: Hashable, Sendable {
+        /// (`@usableFromInline`: a back-deployed function's body is inlined into its callers.)
+        @usableFromInline enum Kind: Hashable, Sendable {
             case appAccountToken(UUID)
             case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
             case promotionalOfferJWS(offerID: String, compactJWS: String)
@@ -13,7 +14,11 @@ extension Product {
             case simulatesAskToBuyInSandbox(Bool)
         }
 
-        let kind: Kind
+        @usableFromInline let kind: Kind
+
+        @usableFromInline init(kind: Kind) {
+            self.kind = kind
+        }
 
         /// https://developer.apple.com/documentation/storekit/product/purchaseoption/appaccounttoken(_:)
         public static func appAccountToken(_ token: UUID) -> Product.PurchaseOption {
@@ -32,11 +37,15 @@ extension Product {
             PurchaseOption(kind: .promotionalOffer(offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
         }
 
+        #if !STOREKIT_INTERFACE_XCODE16_3
         /// https://developer.apple.com/documentation/storekit/product/purchaseoption/promotionaloffer(_:compactjws:)
-        /// (back-deployed before iOS 26.0, macOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0)
+        /// New in the Xcode 26 SDK and back-deployed to iOS 15: an app built with Xcode 16.3 or 16.4
+        /// (which `swift-tools-version: 6.1` allows) does not have it at all.
+        @backDeployed(before: iOS 26.0, macOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0)
         public static func promotionalOffer(_ offerID: String, compactJWS: String) -> [Product.PurchaseOption] {
             [PurchaseOption(kind: .promotionalOfferJWS(offerID: offerID, compactJWS: compactJWS))]
         }
+        #endif
 
         /// https://developer.apple.com/documentation/storekit/product/purchaseoption/winbackoffer(_:)
         @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)

@@ -59,8 +59,11 @@ open class SKPaymentQueue: NSObject {
     }
 
     /// https://developer.apple.com/documentation/storekit/skpaymentqueue/presentcoderedemptionsheet()
-    @available(iOS 14.0, *)
+    @available(iOS, introduced: 14.0, deprecated: 18.0)
+    @available(visionOS, introduced: 1.0, deprecated: 2.0)
     @available(macOS, unavailable)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
     open func presentCodeRedemptionSheet() {
         appStore.presentCodeRedemptionSheet()
     }

@@ -59,6 +59,7 @@ public final class ScriptedAppStore: @unchecked Sendable {
     private var restoreFailure: (any Error)?
     private var redemptionSheets = 0
     private var finishGate: @Sendable (String) -> Bool = { _ in true }
+    private var verificationFailures: [UInt64: VerificationResult<Transaction>.VerificationError] = [:]
 
     /// An empty store with no receipt yet.
     public init() {
@@ -89,6 +90,11 @@ public final class ScriptedAppStore: @unchecked Sendable {
     public func setIneligibleForIntroOffer(group: String) { lock.withLock { _ = ineligibleGroups.insert(group) } }
     /// Decides whether a finish reaches the store (false: the app died before it did).
     public func gateFinishes(_ gate: @escaping @Sendable (String) -> Bool) { lock.withLock { finishGate = gate } }
+    /// From now on StoreKit hands `transaction` over as `.unverified` (a signature that does not
+    /// check out on the device: a tampered or replayed JWS).
+    public func failVerification(of transaction: Transaction, with error: VerificationResult<Transaction>.VerificationError = .invalidSignature) {
+        lock.withLock { verificationFailures[transaction.id] = error }
+    }
 
     // MARK: Observing
 
@@ -181,7 +187,7 @@ public final class ScriptedAppStore: @unchecked Sendable {
         }
         switch sheet {
         case .pay:
-            return .success(.verified(lock.withLock { makeTransaction(productID: product.id, token: token, originalID: nil, revoked: false) }))
+            return .success(lock.withLock { verification(of: makeTransaction(productID: product.id, token: token, originalID: nil, revoked: false)) })
         case .askToBuy:
             lock.withLock { pendingAskToBuy.append((product.id, token, nil)) }
             return .pending
@@ -225,7 +231,7 @@ public final class ScriptedAppStore: @unchecked Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: VerificationResult<Transaction>.self)
         let id = UUID()
         lock.withLock {
-            for unfinished in unfinishedIDs.compactMap({ transactions[$0] }) { continuation.yield(.verified(unfinished)) }
+            for unfinished in unfinishedIDs.compactMap({ transactions[$0] }) { continuation.yield(verification(of: unfinished)) }
             updateListeners[id] = continuation
         }
         continuation.onTermination = { [weak self] _ in
@@ -236,7 +242,7 @@ public final class ScriptedAppStore: @unchecked Sendable {
     }
 
     func unfinishedTransactions() -> [VerificationResult<Transaction>] {
-        lock.withLock { unfinishedIDs.compactMap { transactions[$0] }.map { .verified($0) } }
+        lock.withLock { unfinishedIDs.compactMap { transactions[$0] }.map(verification(of:)) }
     }
 
     /// The latest unrevoked transaction per product.
@@ -246,7 +252,7 @@ public final class ScriptedAppStore: @unchecked Sendable {
             for transaction in transactions.values.sorted(by: { $0.id < $1.id }) {
                 latest[transaction.productID] = transaction.revocationDate == nil ? transaction : nil
             }
-            return latest.values.sorted { $0.id < $1.id }.map { .verified($0) }
+            return latest.values.sorted { $0.id < $1.id }.map(verification(of:))
         }
     }
 
@@ -269,7 +275,7 @@ public final class ScriptedAppStore: @unchecked Sendable {
                 originalTransactionID: latest.originalID, currentProductID: latest.productID, willAutoRenew: true,
                 autoRenewPreference: latest.productID, gracePeriodExpirationDate: nil)
             return [Product.SubscriptionInfo.Status(
-                state: latest.revocationDate == nil ? .subscribed : .revoked, transaction: .verified(latest),
+                state: latest.revocationDate == nil ? .subscribed : .revoked, transaction: verification(of: latest),
                 renewalInfo: .verified(renewal))]
         }
     }
@@ -291,8 +297,15 @@ public final class ScriptedAppStore: @unchecked Sendable {
     }
 
     private func publish(_ transaction: Transaction) {
-        let listeners = lock.withLock { Array(updateListeners.values) }
-        for listener in listeners { listener.yield(.verified(transaction)) }
+        let (result, listeners) = lock.withLock { (verification(of: transaction), Array(updateListeners.values)) }
+        for listener in listeners { listener.yield(result) }
+    }
+
+    /// How StoreKit hands `transaction` over: verified unless a test made its verification fail.
+    /// Called with the lock held.
+    private func verification(of transaction: Transaction) -> VerificationResult<Transaction> {
+        guard let error = verificationFailures[transaction.id] else { return .verified(transaction) }
+        return .unverified(transaction, error)
     }
 
     // MARK: StoreKit 1, called by the API

@@ -97,7 +97,8 @@ public struct Transaction: Hashable, Identifiable, Sendable {
     }
 }
 
-extension Transaction: ScriptedSigned {
+extension Transaction {
+    /// Linux-only test scaffolding: what the scripted App Store signs (no signature; the payload only).
     var scriptedJWS: String {
         var payload: [String: any Sendable] = [
             "transactionId": String(id), "originalTransactionId": String(originalID), "productId": productID,

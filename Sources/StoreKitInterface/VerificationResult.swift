@@ -34,21 +34,23 @@ import Foundation
             }
         }
     }
-
-    /// https://developer.apple.com/documentation/storekit/verificationresult/jwsrepresentation-21vgo
-    public var jwsRepresentation: String {
-        switch unsafePayloadValue {
-        case let signed as any ScriptedSigned: signed.scriptedJWS
-        default: ""
-        }
-    }
 }
 
 extension VerificationResult: Sendable where SignedType: Sendable {}
 
-/// Linux-only test scaffolding: what the scripted App Store signs (no signature; the payload only).
-protocol ScriptedSigned {
-    var scriptedJWS: String { get }
+// `jwsRepresentation` exists only for the three signed types, as in StoreKit (the third,
+// `Product.SubscriptionInfo.RenewalInfo`'s, jwsrepresentation-178oj, is not used by the adapters).
+
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+extension VerificationResult where SignedType == Transaction {
+    /// https://developer.apple.com/documentation/storekit/verificationresult/jwsrepresentation-21vgo
+    public var jwsRepresentation: String { unsafePayloadValue.scriptedJWS }
+}
+
+@available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+extension VerificationResult where SignedType == AppTransaction {
+    /// https://developer.apple.com/documentation/storekit/verificationresult/jwsrepresentation-6ma59
+    public var jwsRepresentation: String { unsafePayloadValue.scriptedJWS }
 }
 
 /// Linux-only test scaffolding: an unsigned compact JWS carrying `payload`, standing in for the

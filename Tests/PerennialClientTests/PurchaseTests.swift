@@ -111,6 +111,28 @@ import Testing
         #expect(await app.store.purchaseCalls == 1)
     }
 
+    /// The legacy offer signature covers the user's app account token: without the token StoreKit
+    /// would refuse the signature, so the purchase stops before the payment sheet, saying why.
+    @Test func aPromotionalOfferWithoutItsAppAccountTokenFailsBeforeThePayment() async {
+        let app = SDKFixture()
+        await app.server.failAppAccountTokens(with: .http(status: 503, code: nil, message: nil))
+        let sdk = app.launch()
+        let result = await sdk.purchase(StoreProduct(id: "pro.monthly"), options: PurchaseOptions(promotionalOfferID: "comeback"))
+        #expect(result == .failed(.appAccountTokenUnavailable(.http(status: 503, code: nil, message: nil))))
+        #expect(await app.store.purchaseCalls == 0)
+    }
+
+    /// Nothing is signed for the token without an offer: the purchase goes ahead without it (the
+    /// upload's path names the buyer, so attribution does not depend on it).
+    @Test func aPurchaseWithoutAnOfferGoesAheadWithoutTheToken() async {
+        let app = SDKFixture()
+        await app.server.failAppAccountTokens(with: .http(status: 503, code: nil, message: nil))
+        let sdk = app.launch()
+        guard case .success(let subscriber) = await sdk.purchase(StoreProduct(id: "pro.monthly")) else { Issue.record("purchase failed"); return }
+        #expect(subscriber.activeEntitlements == ["pro"])
+        #expect(await app.store.purchaseTokens == [nil])
+    }
+
     @Test func aJournalThatCannotBeWrittenFinishesNothing() async {
         let app = SDKFixture()
         let sdk = app.launch(app.configuration(journalStore: BrokenStore()))

@@ -48,6 +48,50 @@ import Testing
         }
     }
 
+    /// A cache file edited on the device grants nothing: with the signing key configured, the
+    /// stored answer must verify again when it is read back, and a forged one is discarded.
+    @Test func aForgedCacheFileIsDiscardedWhenLoaded() async throws {
+        let app = SDKFixture()
+        let forged = SubscriberResponse(
+            serverTime: Date(timeIntervalSince1970: 1_900_000_000),
+            subscriber: ServerSubscriber(
+                appUserID: "alice",
+                entitlements: ["pro": ServerEntitlement(isActive: true, productID: "pro.monthly", expiresDate: nil, originalTransactionID: "1", transactionID: "1")]))
+        try app.cache.save(
+            WireJSON.encoder().encode(CachedSubscriber(response: forged, receivedAt: app.clock.now, receivedUptime: 1_000, receivedBoot: "boot 1")))
+        let down = StubHTTP { _ in .init(status: 503, body: "") }
+        var configuration = app.configuration()
+        configuration.answerSigningKey = Self.key.publicKey.rawRepresentation
+        configuration.serverURL = down.baseURL
+        let sdk = Perennial(configuration: configuration, store: app.store, session: down.session)
+        #expect(await sdk.cachedSubscriber() == nil)
+        await #expect(throws: PerennialError.server(.http(status: 503, code: nil, message: nil))) { _ = try await sdk.subscriber() }
+    }
+
+    /// A genuine signed answer is verified again when a relaunch reads it back, and answers
+    /// offline; the same file with its signed bytes edited is discarded.
+    @Test func aCachedSignedAnswerIsVerifiedAgainWhenARelaunchReadsIt() async throws {
+        let app = SDKFixture()
+        let up = StubHTTP { _ in .init(status: 200, body: Self.answer, headers: ["X-Perennial-Signature": Self.signature(Self.answer)]) }
+        let down = StubHTTP { _ in .init(status: 503, body: "") }
+        func launch(_ server: StubHTTP) -> Perennial {
+            var configuration = app.configuration()
+            configuration.answerSigningKey = Self.key.publicKey.rawRepresentation
+            configuration.serverURL = server.baseURL
+            return Perennial(configuration: configuration, store: app.store, session: server.session)
+        }
+        _ = try await launch(up).subscriber()
+        #expect(try await launch(down).subscriber().activeEntitlements == ["pro"])
+
+        let saved = try #require(try app.cache.load())
+        var file = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
+        var signed = try #require(file["signedAnswer"] as? [String: Any])
+        signed["body"] = Data(Self.answer.replacingOccurrences(of: #""pro""#, with: #""lifetime""#).utf8).base64EncodedString()
+        file["signedAnswer"] = signed
+        try app.cache.save(JSONSerialization.data(withJSONObject: file))
+        #expect(await launch(down).cachedSubscriber() == nil)
+    }
+
     @Test func aRefusedUploadStaysJournaledAndUnfinished() async throws {
         let app = SDKFixture()
         let stub = StubHTTP { _ in .init(status: 200, body: Self.answer, headers: ["X-Perennial-Signature": Self.signature("{}")]) }

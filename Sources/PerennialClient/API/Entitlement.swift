@@ -16,8 +16,11 @@ public struct Entitlement: Sendable, Equatable {
     /// The latest transaction of that subscription.
     public let transactionID: String
 
-    /// An entitlement the offline fallback grants from a store transaction.
-    init(identifier: String, storeTransaction transaction: StoreTransaction, productID: String) {
+    /// An entitlement the offline fallback grants from a store transaction; nil when the device may
+    /// not grant from it: the store could not verify its signature (only the server may still
+    /// accept it, once uploaded), or it was revoked.
+    init?(identifier: String, storeTransaction transaction: StoreTransaction, productID: String) {
+        guard transaction.isVerified, transaction.revocationDate == nil else { return nil }
         self.identifier = identifier
         self.isActive = true
         self.productID = productID

@@ -41,7 +41,8 @@ public actor Perennial {
         self.server = server
         let cache = SubscriberCache(
             persistence: configuration.cacheStore, staleAfter: configuration.staleAfter, clock: configuration.clock,
-            broadcaster: broadcaster, currentUser: configuration.appUserID)
+            broadcaster: broadcaster, verifier: configuration.answerSigningKey.map(AnswerVerifier.init(publicKey:)),
+            currentUser: configuration.appUserID)
         let uploader = TransactionUploader(
             persistence: configuration.journalStore, server: server, store: store, cache: cache, configuration: configuration)
         self.cache = cache
@@ -49,11 +50,26 @@ public actor Perennial {
         self.flow = PurchaseFlow(store: store, server: server, uploader: uploader, cache: cache, tokens: AppAccountTokens(server: server))
     }
 
-    /// Subscriber updates: every newer server answer (after a purchase, a renewal picked up, an
-    /// Ask to Buy approval, a refresh), starting with the latest known one. Each access is a new
-    /// independent stream.
+    /// Subscriber updates: every newer server answer about the signed-in user (after a purchase, a
+    /// renewal picked up, an Ask to Buy approval, a refresh), starting with the latest known one
+    /// when it is about the user signed in now — after a user switch, the new user's, fetched for
+    /// them, never the previous user's. Each access is a new independent stream.
     public nonisolated var subscriberUpdates: AsyncStream<Subscriber> {
-        broadcaster.subscribe()
+        let (listener, stream) = broadcaster.subscribe()
+        Task { await self.welcome(listener) }
+        return stream
+    }
+
+    /// Hands a new listener the latest subscriber once it is known to be about the user signed in
+    /// now. A user switch not noticed yet forgets the previous user's answer and fetches the new
+    /// user's instead, which reaches every listener.
+    private func welcome(_ listener: UUID) async {
+        let appUserID = await configuration.appUserID()
+        if await cache.forgetAnswersNotAbout(appUserID) {
+            _ = try? await subscriber()
+        } else {
+            broadcaster.replayLatest(to: listener, ifAbout: appUserID)
+        }
     }
 
     /// Call once at launch, before anything else. Starts listening to the store's transaction
@@ -138,10 +154,15 @@ public actor Perennial {
 
     /// The current user's subscriber, fresh from the server. When the server cannot be reached: the
     /// last answer for this user while it is fresh; then, when configured, the store's current
-    /// entitlements (``Subscriber/Source/storeFallback``) for at most the fallback limit; then the
-    /// last answer however old (``Subscriber/isStale``).
+    /// entitlements that the store verified on the device (``Subscriber/Source/storeFallback``) for
+    /// at most the fallback limit; then the last answer however old (``Subscriber/isStale``).
+    ///
+    /// Call it when the app's user changes (sign in, sign out): what the SDK kept of the previous
+    /// user is forgotten first, and the new user's answer reaches screens listening to
+    /// ``subscriberUpdates`` since before the switch.
     public func subscriber() async throws(PerennialError) -> Subscriber {
         let appUserID = await configuration.appUserID()
+        _ = await cache.forgetAnswersNotAbout(appUserID)
         do {
             return await cache.accept(try await server.subscriber(appUserID: appUserID))
         } catch {
@@ -170,10 +191,12 @@ public actor Perennial {
         }
         guard offline <= configuration.offlineFallbackLimit, let transactions = try? await store.currentEntitlements() else { return nil }
         var entitlements: [String: Entitlement] = [:]
-        for transaction in transactions where transaction.revocationDate == nil {
+        for transaction in transactions {
             guard let productID = transaction.productID else { continue }
             for identifier in mapping[productID] ?? [] {
-                entitlements[identifier] = Entitlement(identifier: identifier, storeTransaction: transaction, productID: productID)
+                if let entitlement = Entitlement(identifier: identifier, storeTransaction: transaction, productID: productID) {
+                    entitlements[identifier] = entitlement
+                }
             }
         }
         return Subscriber(

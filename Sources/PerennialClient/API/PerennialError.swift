@@ -12,13 +12,17 @@ public enum PerennialError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The journal could not be written, so nothing was uploaded or finished; the store keeps the
     /// transaction unfinished and hands it over again at the next `start()`.
     case journalUnavailable(String)
+    /// A promotional offer's legacy signature covers the user's app account token, and the server
+    /// could not give the token: StoreKit would refuse the signature, so no payment was asked for.
+    /// Nothing was paid; the purchase can be tried again once the server answers.
+    case appAccountTokenUnavailable(ServerError)
 
     /// True when money may have changed hands and the outcome is still on its way (do not show a
     /// failure or a buy button again).
     public var isPaymentPending: Bool {
         switch self {
         case .notYetDelivered, .journalUnavailable: true
-        case .server, .store: false
+        case .server, .store, .appAccountTokenUnavailable: false
         }
     }
 
@@ -29,6 +33,8 @@ public enum PerennialError: Error, Sendable, Equatable, CustomStringConvertible 
         case .store(let error): "\(error)"
         case .notYetDelivered(let id, let reason): "purchase \(id) paid and journaled, not yet delivered (\(reason)); will retry"
         case .journalUnavailable(let reason): "journal could not be written: \(reason)"
+        case .appAccountTokenUnavailable(let reason):
+            "the promotional offer is signed for the user's app account token, which could not be fetched (\(reason)); nothing was paid"
         }
     }
 }

@@ -10,12 +10,16 @@ actor AppAccountTokens {
         self.server = server
     }
 
-    /// The user's token, or nil when the server cannot be reached. A purchase then goes ahead
-    /// without one: the upload's path still names the user, so attribution does not depend on it.
-    func token(for appUserID: String) async -> UUID? {
-        if let token = tokens[appUserID] { return token }
-        guard let token = try? await server.appAccountToken(appUserID: appUserID) else { return nil }
-        tokens[appUserID] = token
-        return token
+    /// The user's token, or why the server could not give it: ``PurchaseFlow`` decides whether a
+    /// purchase may go ahead without it.
+    func token(for appUserID: String) async -> Result<UUID, ServerError> {
+        if let token = tokens[appUserID] { return .success(token) }
+        do {
+            let token = try await server.appAccountToken(appUserID: appUserID)
+            tokens[appUserID] = token
+            return .success(token)
+        } catch {
+            return .failure(error)
+        }
     }
 }

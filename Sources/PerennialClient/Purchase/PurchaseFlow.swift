@@ -10,21 +10,30 @@ struct PurchaseFlow: Sendable {
     let cache: SubscriberCache
     let tokens: AppAccountTokens
 
+    /// The app account token is required only by a promotional offer's legacy signature, which
+    /// covers it: StoreKit refuses the signature on a purchase without the token, so such a
+    /// purchase fails before the payment sheet. Any other purchase goes ahead without a token the
+    /// server could not give: the upload's path names the buyer, so attribution does not depend on
+    /// it, and a user ready to pay is not turned away for it.
     func run(productID: String, appUserID: String, options: PurchaseOptions) async -> PurchaseResult {
+        let token = await tokens.token(for: appUserID)
         var offer = options.offer
         if let offerID = options.winBackOfferID { offer = StoreOffer(type: "winBack", id: offerID) }
         if let offerID = options.promotionalOfferID {
+            let signature: SignedOffer
             do {
-                let signature = try await server.signOffer(productID: productID, offerID: offerID, appUserID: appUserID)
-                offer = StoreOffer(type: "promotional", id: offerID, signature: signature)
+                signature = try await server.signOffer(productID: productID, offerID: offerID, appUserID: appUserID)
             } catch {
                 return .failed(.server(error))
             }
+            if case .legacy = signature.form(storeAcceptsJWS: store.acceptsJWSPromotionalOffers), case .failure(let reason) = token {
+                return .failed(.appAccountTokenUnavailable(reason))
+            }
+            offer = StoreOffer(type: "promotional", id: offerID, signature: signature)
         }
-        let token = await tokens.token(for: appUserID)
         let result: StorePurchaseResult
         do {
-            result = try await store.purchase(productID: productID, appAccountToken: token, offer: offer)
+            result = try await store.purchase(productID: productID, appAccountToken: try? token.get(), offer: offer)
         } catch {
             return .failed(.store(error))
         }

@@ -12,12 +12,20 @@ public struct SubscriberResponse: Codable, Sendable, Equatable {
     public var subscriber: ServerSubscriber
     /// Present only when this request moved a purchase from another app user.
     public var transfer: SubscriberTransfer?
+    /// The server's signed bytes this answer was read from, when signed answers are configured
+    /// (not part of the JSON): the cache keeps them to verify the answer again when it reads it
+    /// back from disk.
+    var signed: SignedAnswer?
 
     /// A response (tests and fakes build these).
     public init(serverTime: Date, subscriber: ServerSubscriber, transfer: SubscriberTransfer? = nil) {
         self.serverTime = serverTime
         self.subscriber = subscriber
         self.transfer = transfer
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case serverTime, subscriber, transfer
     }
 }
 

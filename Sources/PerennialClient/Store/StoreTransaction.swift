@@ -16,11 +16,17 @@ public struct StoreTransaction: Codable, Sendable, Hashable {
     public var revocationDate: Date?
     /// What is uploaded.
     public var evidence: TransactionEvidence
+    /// Whether the store verified the transaction's signature on the device (StoreKit 2's
+    /// `VerificationResult.verified`). Only a verified transaction may grant an entitlement on the
+    /// device (the offline fallback): an unverified one may be tampered with or replayed from
+    /// another device. Every transaction is uploaded all the same, because the server verifies each
+    /// one itself and is the judge. Not journaled: an entry read back from the journal grants nothing.
+    public var isVerified = false
 
     /// A transaction.
     public init(
         transactionID: String, originalTransactionID: String? = nil, productID: String? = nil, appAccountToken: UUID? = nil,
-        revocationDate: Date? = nil, evidence: TransactionEvidence
+        revocationDate: Date? = nil, evidence: TransactionEvidence, isVerified: Bool = false
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -28,17 +34,24 @@ public struct StoreTransaction: Codable, Sendable, Hashable {
         self.appAccountToken = appAccountToken
         self.revocationDate = revocationDate
         self.evidence = evidence
+        self.isVerified = isVerified
     }
 
-    /// A transaction read from a signed transaction's payload (without verifying the signature:
-    /// the server does that; the SDK only needs the ids to route and finish it).
-    public init(signedTransaction: String) throws(StoreError) {
+    /// A transaction read from a signed transaction's payload. The signature is not checked here
+    /// (the server checks every upload): `isVerified` says whether the store that handed it over
+    /// vouches for it.
+    public init(signedTransaction: String, isVerified: Bool = false) throws(StoreError) {
         let payload = try SignedTransactionPayload(jws: signedTransaction)
         self.init(
             transactionID: payload.transactionId, originalTransactionID: payload.originalTransactionId,
             productID: payload.productId, appAccountToken: payload.appAccountToken.flatMap(UUID.init(uuidString:)),
             revocationDate: payload.revocationDate.map { Date(timeIntervalSince1970: $0 / 1000) },
-            evidence: .signedTransaction(signedTransaction))
+            evidence: .signedTransaction(signedTransaction), isVerified: isVerified)
+    }
+
+    /// Every field but ``isVerified``: the journal keeps transactions to upload them, never to grant.
+    enum CodingKeys: String, CodingKey {
+        case transactionID, originalTransactionID, productID, appAccountToken, revocationDate, evidence
     }
 
     /// The journal's identity for this transaction: its id, distinguished once revoked, so a refund

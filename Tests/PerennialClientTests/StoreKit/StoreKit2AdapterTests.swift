@@ -84,6 +84,22 @@ import Testing
         }
     }
 
+    /// The JWS form of a promotional offer does not cover the app account token: when the server
+    /// cannot give the token, the offer still goes to StoreKit, without a token.
+    @Test func aJWSPromotionalOfferGoesAheadWithoutTheToken() async throws {
+        let appStore = Self.store()
+        let app = SDKFixture()
+        await app.server.signOffersAsJWS("header.payload.signature")
+        await app.server.failAppAccountTokens(with: .unreachable("timed out"))
+        try await appStore.run {
+            let result = await Self.sdk(app, appStore).purchase(
+                StoreProduct(id: "pro.monthly"), options: PurchaseOptions(promotionalOfferID: "comeback"))
+            guard case .success = result else { Issue.record("\(result)"); return }
+            let options = try #require(appStore.purchases.first?.options)
+            #expect(options == Set(Product.PurchaseOption.promotionalOffer("comeback", compactJWS: "header.payload.signature")))
+        }
+    }
+
     @Test func winBackOffersMustBeListedForTheProduct() async throws {
         let appStore = Self.store()
         let app = SDKFixture()
@@ -95,6 +111,36 @@ import Testing
             let unknown = await sdk.purchase(StoreProduct(id: "pro.monthly"), options: PurchaseOptions(winBackOfferID: "nope"))
             guard case .failed(.store(.offerUnavailable)) = unknown else { Issue.record("\(unknown)"); return }
             #expect(appStore.purchases.count == 1)
+        }
+    }
+
+    /// A transaction StoreKit hands over unverified (its signature does not check out on the
+    /// device: tampered, or replayed from elsewhere) is uploaded for the server to judge and
+    /// finished once it accepted, but the offline fallback never grants from it.
+    @Test func anUnverifiedTransactionIsUploadedButNeverGrantedOffline() async throws {
+        let appStore = Self.store()
+        let app = SDKFixture()
+        let configuration = {
+            var configuration = app.configuration()
+            configuration.offlineEntitlements = ["pro.monthly": ["pro"], "pro.yearly": ["archive"]]
+            return configuration
+        }()
+        try await appStore.run {
+            let forged = appStore.leaveUnfinished(productID: "pro.monthly")
+            appStore.failVerification(of: forged)
+            appStore.leaveUnfinished(productID: "pro.yearly")
+            await app.server.setUp(false)
+            let sdk = Perennial(configuration: configuration, store: StoreKit2Store(receiptURL: { appStore.receiptURL }), server: app.server)
+            await sdk.start()
+            let offline = try await sdk.subscriber()
+            #expect(offline.source == .storeFallback)
+            #expect(offline.activeEntitlements == ["archive"])
+
+            await app.server.setUp(true)
+            #expect(await sdk.syncPendingTransactions() == 0)
+            #expect(await app.server.postCount(of: String(forged.id)) == 1)
+            #expect(appStore.finishCount(of: String(forged.id)) == 1)
+            await sdk.stop()
         }
     }
 

@@ -22,9 +22,12 @@ actor FakeServer: ServerAPI {
 
     /// When set, offers are signed in both forms (the JWS one is this).
     private var offerJWS: String?
+    /// When set, asking for the app account token fails with this (the rest of the API answers).
+    private var appAccountTokenFailure: ServerError?
 
     func setUp(_ up: Bool) { isUp = up }
     func signOffersAsJWS(_ jws: String?) { offerJWS = jws }
+    func failAppAccountTokens(with error: ServerError?) { appAccountTokenFailure = error }
     func setUploadDelay(_ delay: Duration?) { uploadDelay = delay }
     func postCount(of transactionID: String) -> Int { posts.count { $0.transactionID == transactionID } }
 
@@ -66,6 +69,7 @@ actor FakeServer: ServerAPI {
 
     func appAccountToken(appUserID: String) async throws(ServerError) -> UUID {
         guard isUp else { throw .unreachable("connection refused") }
+        if let appAccountTokenFailure { throw appAccountTokenFailure }
         return UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
     }
 

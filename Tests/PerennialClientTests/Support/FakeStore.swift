@@ -8,6 +8,8 @@ actor FakeStore: StoreBackend {
 
     private(set) var mode: Mode = .pay
     private(set) var purchaseCalls = 0
+    /// The app account token each purchase was stamped with, in order (nil: none).
+    private(set) var purchaseTokens: [UUID?] = []
     private(set) var unfinished: [StoreTransaction] = []
     private(set) var finishCalls: [String: Int] = [:]
     private(set) var entitlements: [StoreTransaction] = []
@@ -53,6 +55,7 @@ actor FakeStore: StoreBackend {
 
     func purchase(productID: String, appAccountToken: UUID?, offer: StoreOffer?) async throws(StoreError) -> StorePurchaseResult {
         purchaseCalls += 1
+        purchaseTokens.append(appAccountToken)
         await gate?.wait()
         switch mode {
         case .cancel: return .userCancelled
@@ -84,7 +87,7 @@ actor FakeStore: StoreBackend {
     private func makeTransaction(productID: String, id: String?) -> StoreTransaction {
         let id = id ?? "T\(nextID)"
         nextID += 1
-        let transaction = try! StoreTransaction(signedTransaction: FakeJWS.make(transactionID: id, productID: productID))
+        let transaction = try! StoreTransaction(signedTransaction: FakeJWS.make(transactionID: id, productID: productID), isVerified: true)
         entitlements.append(transaction)
         return transaction
     }

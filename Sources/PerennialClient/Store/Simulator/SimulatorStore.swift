@@ -9,7 +9,9 @@ public import FoundationNetworking
 /// It lets the whole SDK run on Linux and in an app's CI against a store that signs real JWS
 /// transactions, renews on an accelerated clock and supports Ask to Buy. The simulator has no
 /// product endpoint, so ``products(for:)`` answers from the catalog given at init (or bare products
-/// carrying only their ids when none was given).
+/// carrying only their ids when none was given). Its transactions count as verified by the store
+/// (``StoreTransaction/isVerified``), as StoreKit's `.verified` ones do: the simulator plays
+/// StoreKit's part on the device and hands out only transactions it signed itself.
 public actor SimulatorStore: StoreBackend {
     private let http: JSONHTTPClient
     /// The sandbox account this device is signed in with (create it with ``SimulatorControl``).
@@ -66,7 +68,7 @@ public actor SimulatorStore: StoreBackend {
         switch answer.status {
         case "purchased":
             guard let signed = answer.signedTransaction else { throw .malformedTransaction("purchased without signedTransaction") }
-            return .purchased(try StoreTransaction(signedTransaction: signed))
+            return .purchased(try StoreTransaction(signedTransaction: signed, isVerified: true))
         case "pending":
             if let id = answer.pendingId { pendingIDs.append(id) }
             return .pending
@@ -164,7 +166,7 @@ public actor SimulatorStore: StoreBackend {
         }
         var transactions: [StoreTransaction] = []
         for signed in answer.signedTransactions {
-            transactions.append(try StoreTransaction(signedTransaction: signed))
+            transactions.append(try StoreTransaction(signedTransaction: signed, isVerified: true))
         }
         return transactions
     }

@@ -74,6 +74,7 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
     }
 
     /// The receipt lists every purchase of the account, so it stands for all current entitlements.
+    /// StoreKit 1 verifies nothing on the device, so the offline fallback grants nothing from it.
     public func currentEntitlements() async throws(StoreError) -> [StoreTransaction] {
         guard let receipt = receipt.read() else { return [] }
         return [StoreTransaction(transactionID: "receipt", evidence: .appReceipt(receipt))]

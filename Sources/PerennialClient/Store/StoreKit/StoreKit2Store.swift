@@ -8,8 +8,9 @@ import StoreKitInterface
 /// ``StoreBackend`` over StoreKit 2: maps StoreKit's types to the SDK's and nothing else; every
 /// decision lives in the SDK's core.
 ///
-/// Unverified transactions are passed on too: the server verifies every JWS and rejects a bad one
-/// with a reason, which is better than the device silently dropping a purchase.
+/// Unverified transactions are passed on too, marked ``StoreTransaction/isVerified`` false: the
+/// server verifies every JWS and rejects a bad one with a reason, which is better than the device
+/// silently dropping a purchase, and the device never grants from them.
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 public struct StoreKit2Store: StoreBackend {
     private let receipt: AppReceipt
@@ -35,17 +36,27 @@ public struct StoreKit2Store: StoreBackend {
         }
     }
 
-    /// Promotional offers are sent as a compact JWS only when the SDK that built the app has the
-    /// call (Xcode 26; Apple back-deploys it to iOS 15).
+    /// Promotional offers are sent as a compact JWS only when the SDK that built the app has
+    /// `promotionalOffer(_:compactJWS:)`: Xcode 26's (Swift 6.2), from which Apple back-deploys it
+    /// to iOS 15. Xcode 16.3 and 16.4, which `swift-tools-version: 6.1` allows, lack the call, and
+    /// the legacy signature is sent. (`STOREKIT_INTERFACE_XCODE16_3` is CI's Linux build against
+    /// StoreKitInterface as Xcode 16.3's SDK declares StoreKit; docs/client.md.)
     public var acceptsJWSPromotionalOffers: Bool {
-        #if compiler(>=6.2)
+        #if compiler(>=6.2) && !STOREKIT_INTERFACE_XCODE16_3
         true
         #else
         false
         #endif
     }
 
+    /// On visionOS StoreKit has no purchase without a scene (`Product.purchase(options:)` is
+    /// unavailable there: a spatial app may show several windows, and the payment sheet must know
+    /// which): this store answers ``StoreError/platform(_:)``. Buy with SwiftUI's `PurchaseAction`
+    /// there, then ``Perennial/syncPendingTransactions()`` journals and uploads the transaction.
     public func purchase(productID: String, appAccountToken: UUID?, offer: StoreOffer?) async throws(StoreError) -> StorePurchaseResult {
+        #if os(visionOS)
+        throw .platform("StoreKit has no Product.purchase(options:) on visionOS: buy with SwiftUI's PurchaseAction, then syncPendingTransactions()")
+        #else
         guard let product = try await storeProducts([productID]).first else { throw .productNotFound(productID) }
         var options: Set<Product.PurchaseOption> = []
         if let appAccountToken { options.insert(.appAccountToken(appAccountToken)) }
@@ -64,6 +75,7 @@ public struct StoreKit2Store: StoreBackend {
         case .userCancelled: return .userCancelled
         @unknown default: throw .platform("unknown purchase result \(result)")
         }
+        #endif
     }
 
     public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {
@@ -141,15 +153,17 @@ public struct StoreKit2Store: StoreBackend {
         switch offer.type {
         case "promotional":
             guard let id = offer.id, let signed = offer.signature else { throw .offerUnavailable("a promotional offer needs an id and the server's signature") }
-            switch signed.form(storeAcceptsJWS: acceptsJWS) {
-            case .compactJWS(let jws):
-                return Set(Product.PurchaseOption.promotionalOffer(id, compactJWS: jws))
-            case .legacy(let keyID, let nonce, let timestamp, let signature):
-                guard let nonce = UUID(uuidString: nonce), let signature = Data(base64Encoded: signature) else {
-                    throw .offerUnavailable("the server's offer signature is not a UUID nonce and base64 signature")
-                }
-                return [.promotionalOffer(offerID: id, keyID: keyID, nonce: nonce, signature: signature, timestamp: Int(timestamp))]
+            let form = signed.form(storeAcceptsJWS: acceptsJWS)
+            #if compiler(>=6.2) && !STOREKIT_INTERFACE_XCODE16_3
+            if case .compactJWS(let jws) = form { return Set(Product.PurchaseOption.promotionalOffer(id, compactJWS: jws)) }
+            #endif
+            // Without the JWS call `acceptsJWS` is false, and the form is always the legacy one.
+            guard case .legacy(let keyID, let nonceText, let timestamp, let signatureText) = form,
+                let nonce = UUID(uuidString: nonceText), let signature = Data(base64Encoded: signatureText)
+            else {
+                throw .offerUnavailable("the server's offer signature is not a UUID nonce and base64 signature")
             }
+            return [.promotionalOffer(offerID: id, keyID: keyID, nonce: nonce, signature: signature, timestamp: Int(timestamp))]
         case "winBack":
             guard #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
                 throw .offerUnavailable("win-back offers need iOS 18, macOS 15, tvOS 18, watchOS 11 or visionOS 2")
@@ -169,12 +183,16 @@ public struct StoreKit2Store: StoreBackend {
         return product.subscription?.winBackOffers ?? []
     }
 
+    /// The payload is read whatever StoreKit's verdict, to route and finish the transaction; the
+    /// verdict travels with it.
     private static func transaction(_ verification: VerificationResult<Transaction>) -> StoreTransaction {
         let transaction = verification.unsafePayloadValue
+        let isVerified = if case .verified = verification { true } else { false }
         return StoreTransaction(
             transactionID: String(transaction.id), originalTransactionID: String(transaction.originalID),
             productID: transaction.productID, appAccountToken: transaction.appAccountToken,
-            revocationDate: transaction.revocationDate, evidence: .signedTransaction(verification.jwsRepresentation))
+            revocationDate: transaction.revocationDate, evidence: .signedTransaction(verification.jwsRepresentation),
+            isVerified: isVerified)
     }
 
     private static func offer(_ offer: Product.SubscriptionOffer) -> StoreProductOffer {
