@@ -43,6 +43,7 @@ struct ServerHarness {
         adminKeys: [AdminKeyConfiguration] = [],
         transport apple: (any AppStoreHTTPTransport)? = nil,
         limits: ServerLimits = ServerHarness.unthrottled,
+        wallClock: (any TimeSource)? = nil,
         logger: Logger = Logger(label: "perennial.server")
     ) async throws {
         let pki = try StoreWorld.sharedPKI.get()
@@ -82,7 +83,7 @@ struct ServerHarness {
             configuration: ServerConfiguration(
                 port: 0, adminKey: SecretValue(Self.adminKey), adminKeys: adminKeys, apps: apps ?? [app], limits: limits),
             storage: storage, environment: ["TEST_SHARED_SECRET": StoreWorld.sharedSecret], transport: transport, metrics: metrics,
-            clock: clock, logger: logger,
+            clock: clock, wallClock: wallClock ?? WallClock(), logger: logger,
             // Requests only: a reconciliation round racing a test's requests would ask Apple again
             // (the jobs have their own tests, in Jobs/).
             reconciliation: nil)

@@ -54,8 +54,11 @@ import Testing
     func repeatedWrongKeysMakeTheAddressWait(_ door: String) async throws {
         let records = LogRecords()
         let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        // The throttle's clock stands still: the waits are judged at one instant, however slowly
+        // a busy machine runs the requests.
+        let wallClock = TestClock(Date(timeIntervalSince1970: 1_700_000_000))
         let server = try await ServerHarness(
-            limits: ServerLimits(failuresBeforeBackoff: 3, trustForwardedFor: true), logger: logger)
+            limits: ServerLimits(failuresBeforeBackoff: 3, trustForwardedFor: true), wallClock: wallClock, logger: logger)
         let guess = "sk_guess_\(UUID().uuidString)"
         try await server.test { client async throws in
             let right = door == "client" ? ServerHarness.publicKey : ServerHarness.adminKey

@@ -34,7 +34,8 @@ enum TextInput {
             return [.control, .format].contains(scalar.properties.generalCategory)
         }
         if let refused {
-            throw .malformed("\(name) contains the character U+\(String(format: "%04X", refused.value))")
+            let kind = refused.properties.generalCategory == .control ? "control" : "format"
+            throw .malformed("\(name) contains the \(kind) character U+\(String(format: "%04X", refused.value))")
         }
         return text
     }
