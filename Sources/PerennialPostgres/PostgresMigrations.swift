@@ -25,6 +25,7 @@ enum PostgresMigrations {
         Migration(version: 9, name: "analytics-counters", statements: analyticsCounters),
         Migration(version: 10, name: "consumption-requests", statements: consumptionRequests),
         Migration(version: 11, name: "app-users-per-app", statements: appUsersPerApp),
+        Migration(version: 12, name: "dashboard-sessions", statements: dashboardSessions),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -310,5 +311,18 @@ enum PostgresMigrations {
         "DROP TABLE app_users",
         "ALTER TABLE app_users_by_app RENAME TO app_users",
         "ALTER INDEX app_users_by_app_pkey RENAME TO app_users_pkey",
+    ]
+
+    /// The dashboard's sessions (``PerennialStorage/DashboardSessionStore``), by the digest of their id.
+    private static let dashboardSessions = [
+        """
+        CREATE TABLE dashboard_sessions (
+            id_digest TEXT PRIMARY KEY,
+            key_name TEXT NOT NULL,
+            key_fingerprint TEXT NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        "CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at)",
     ]
 }

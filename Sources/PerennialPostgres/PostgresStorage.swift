@@ -200,7 +200,7 @@ public struct PostgresStorage: SubscriberStorage {
 
     /// Maps PostgresNIO's errors to ``PerennialStorage/StorageError``, passing through the
     /// storage errors a transaction's body threw (PostgresNIO wraps them).
-    private func perform<T: Sendable>(_ operation: String, _ body: () async throws -> T) async throws(StorageError) -> T {
+    func perform<T: Sendable>(_ operation: String, _ body: () async throws -> T) async throws(StorageError) -> T {
         do {
             return try await body()
         } catch let error as StorageError {

@@ -17,6 +17,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("analytics-v2-journal", migrate: addAnalyticsJournal)
         migrator.registerMigration("analytics-v3-changes-in-evidence", migrate: moveAnalyticsChangesIntoEvidence)
         migrator.registerMigration("app-users-per-app", migrate: scopeAppUsersByApp)
+        migrator.registerMigration("dashboard-sessions", migrate: addDashboardSessions)
         return migrator
     }
 
@@ -314,6 +315,20 @@ enum SQLiteMigrations {
                     AND NOT EXISTS (SELECT 1 FROM app_users_by_app a WHERE a.app_user_id = u.app_user_id);
                 DROP TABLE app_users;
                 ALTER TABLE app_users_by_app RENAME TO app_users;
+                """)
+    }
+
+    /// The dashboard's sessions (``PerennialStorage/DashboardSessionStore``), by the digest of their id.
+    private static func addDashboardSessions(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE dashboard_sessions (
+                    id_digest TEXT PRIMARY KEY NOT NULL,
+                    key_name TEXT NOT NULL,
+                    key_fingerprint TEXT NOT NULL,
+                    expires_at REAL NOT NULL
+                );
+                CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
                 """)
     }
 }

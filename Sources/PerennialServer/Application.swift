@@ -28,7 +28,9 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     GrantRoutes(dependencies: dependencies).add(to: router)
     MassExtensionRoutes(dependencies: dependencies).add(to: router)
     MetricsRoutes(dependencies: dependencies).add(to: router)
-    DashboardRoutes(dependencies: dependencies, sessions: DashboardSessions(), wallClock: WallClock()).add(to: router)
+    DashboardRoutes(
+        dependencies: dependencies, sessions: DashboardSessions(store: dependencies.storage, keys: dependencies.adminKeys), wallClock: WallClock()
+    ).add(to: router)
     return router
 }
 

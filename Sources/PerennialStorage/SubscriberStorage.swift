@@ -9,13 +9,14 @@ public import PerennialCore
 /// webhook job's outbox (``WebhookOutbox``) and endpoints (``WebhookEndpointStore``), the
 /// reconciliation job's schedule (``ReconciliationSchedule``), operators' grants
 /// (``EntitlementGrantStore``), the original app purchases (``AppTransactionStore``) and the
-/// analytics counters (``AnalyticsStorage``) and the refund requests (``ConsumptionStore``), so a job is handed the storage and no caller has to
+/// analytics counters (``AnalyticsStorage``), the refund requests (``ConsumptionStore``) and the
+/// dashboard's sessions (``DashboardSessionStore``), so a job is handed the storage and no caller has to
 /// ask what a back end can do. The decisions of an apply live in ``EvidenceApplier``, written
 /// once; an implementation only loads a ``StorageSnapshot`` and writes the ``WritePlan``, both
 /// inside one database transaction.
 public protocol SubscriberStorage:
     WebhookOutbox, WebhookEndpointStore, ReconciliationSchedule, EntitlementGrantStore, AppTransactionStore, AnalyticsStorage,
-    ConsumptionStore
+    ConsumptionStore, DashboardSessionStore
 {
     /// Brings the schema to the newest version; safe to run at every start, and twice.
     func migrate() async throws(StorageError)

@@ -179,4 +179,11 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
     func consumptionReport(of user: AppUserID, appBundleID: String) async throws(StorageError) -> ConsumptionReport? {
         try await base.consumptionReport(of: user, appBundleID: appBundleID)
     }
+    func openDashboardSession(_ session: StoredDashboardSession, now: Date) async throws(StorageError) {
+        try await base.openDashboardSession(session, now: now)
+    }
+    func dashboardSession(idDigest: String, now: Date) async throws(StorageError) -> StoredDashboardSession? {
+        try await base.dashboardSession(idDigest: idDigest, now: now)
+    }
+    func closeDashboardSession(idDigest: String) async throws(StorageError) { try await base.closeDashboardSession(idDigest: idDigest) }
 }

@@ -18,6 +18,9 @@ struct UnreachableStorage: SubscriberStorage {
     func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] { throw failure }
     func ping() async throws(StorageError) { throw failure }
     func evidenceCount() async throws(StorageError) -> Int { throw failure }
+    func openDashboardSession(_ session: StoredDashboardSession, now: Date) async throws(StorageError) { throw failure }
+    func dashboardSession(idDigest: String, now: Date) async throws(StorageError) -> StoredDashboardSession? { throw failure }
+    func closeDashboardSession(idDigest: String) async throws(StorageError) { throw failure }
     func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] { throw failure }
     func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild {
         throw failure

@@ -7,6 +7,12 @@ public struct AdminKeys: Sendable {
         let name: String
         let scope: AdminScope
         let digest: [UInt8]
+
+        /// Names this value of the key without revealing it (a digest of its digest), for what is
+        /// stored about it.
+        var fingerprint: String {
+            Base64URL.encode(ConstantTime.digest(digest))
+        }
     }
 
     let keys: [Key]
@@ -41,6 +47,12 @@ public struct AdminKeys: Sendable {
     }
 
     var isEmpty: Bool { keys.isEmpty }
+
+    /// The key named `name` whose value still has `fingerprint` (``Key/fingerprint``): a dashboard
+    /// session outlives neither its key's removal nor a new value under the same name.
+    func key(named name: String, fingerprint: String) -> Key? {
+        keys.first { $0.name == name && ConstantTime.equals($0.fingerprint, fingerprint) }
+    }
 
     /// The key whose value is `presented`; every key is compared, in constant time, so the
     /// answer's timing does not reveal how close a guess was.

@@ -16,7 +16,7 @@ struct DashboardAuthentication: RouterMiddleware {
     let clock: any TimeSource
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let id = request.cookies[Self.cookieName]?.value, let session = await sessions.session(id: id, now: clock.now) else {
+        guard let id = request.cookies[Self.cookieName]?.value, let session = try await sessions.session(id: id, now: clock.now) else {
             return Self.redirectToSignIn(from: request)
         }
         if request.method == .post {

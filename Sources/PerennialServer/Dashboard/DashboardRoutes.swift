@@ -52,7 +52,7 @@ struct DashboardRoutes: Sendable {
         pages.post("sign-out") { request, context in
             try await page(context) { session in
                 _ = try await form(request, session: session)
-                await sessions.close(id: session.id)
+                try await sessions.close(id: session.id)
                 var response = Response.redirect(to: "/dashboard/sign-in", type: .normal)
                 response.setCookie(Self.cookie(value: "", maxAge: 0, request: request))
                 return response
@@ -94,7 +94,7 @@ struct DashboardRoutes: Sendable {
             guardian.fail(address: address, path: request.uri.path, reason: "dashboard sign-in: not an admin key")
             return SignInPage.page(next: next, error: "That is not an admin key of this server.", status: .unauthorized).response
         }
-        let session = await sessions.open(for: key.name, scope: key.scope, now: wallClock.now)
+        let session = try await sessions.open(for: key, now: wallClock.now)
         dependencies.logger.info("dashboard sign-in", metadata: ["admin": "\(key.name)"])
         var response = Response.redirect(to: next, type: .normal)
         response.setCookie(Self.cookie(value: session.id, maxAge: Int(DashboardSessions.lifetime), request: request))

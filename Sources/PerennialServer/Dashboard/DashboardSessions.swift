@@ -1,12 +1,19 @@
+import Crypto
 import Foundation
 import PerennialAppStore
+import PerennialStorage
 
-/// The dashboard's signed-in sessions, in memory: a restart signs everyone out, which is the
-/// price of keeping no session secret on disk. A session id and its CSRF token are each 256
-/// random bits, so neither can be guessed; a session ends after ``lifetime`` of the server's
-/// wall clock, or when its holder signs out.
-actor DashboardSessions {
-    /// One signed-in browser: which admin key signed in, with that key's scope.
+/// The dashboard's signed-in sessions, kept in the database (``PerennialStorage/DashboardSessionStore``):
+/// a browser signed in through one instance is signed in on every instance sharing the database,
+/// and a restart signs nobody out.
+///
+/// A session id is 256 random bits; the database keeps only its SHA-256, so reading it lets nobody
+/// sign in. The CSRF token is derived from the id (a SHA-256 under its own label): a cross-site
+/// form can know neither, and no second secret is stored. The admin key's scope is read from the
+/// configuration at every request, so a key removed or narrowed there takes its sessions with it.
+/// A session ends after ``lifetime`` of the server's wall clock, or when its holder signs out.
+struct DashboardSessions: Sendable {
+    /// One signed-in browser: which admin key signed in, with that key's scope now.
     struct Session: Sendable {
         let id: String
         let keyName: String
@@ -23,36 +30,39 @@ actor DashboardSessions {
     }
 
     static let lifetime: TimeInterval = 8 * 3600
-    /// Beyond this many live sessions the oldest is dropped, so repeated sign-ins cannot grow
-    /// the store without bound.
-    static let capacity = 1000
 
-    private var sessions: [String: Session] = [:]
+    let store: any DashboardSessionStore
+    let keys: AdminKeys
 
-    /// A new session for the admin key named `keyName`, from `now`.
-    func open(for keyName: String, scope: AdminScope, now: Date) -> Session {
-        sessions = sessions.filter { $0.value.expires > now }
-        if sessions.count >= Self.capacity, let oldest = sessions.values.min(by: { $0.expires < $1.expires }) {
-            sessions[oldest.id] = nil
-        }
-        let session = Session(
-            id: Self.randomToken(), keyName: keyName, scope: scope, csrfToken: Self.randomToken(), expires: now + Self.lifetime)
-        sessions[session.id] = session
-        return session
+    /// A new session for `key`, from `now`.
+    func open(for key: AdminKeys.Key, now: Date) async throws(StorageError) -> Session {
+        let id = Self.randomToken()
+        let expires = now + Self.lifetime
+        try await store.openDashboardSession(
+            StoredDashboardSession(idDigest: Self.digest(id), keyName: key.name, keyFingerprint: key.fingerprint, expiresAt: expires), now: now)
+        return Session(id: id, keyName: key.name, scope: key.scope, csrfToken: Self.csrfToken(of: id), expires: expires)
     }
 
-    /// The live session `id` names, if any.
-    func session(id: String, now: Date) -> Session? {
-        guard let session = sessions[id] else { return nil }
-        guard session.expires > now else {
-            sessions[id] = nil
+    /// The live session `id` names, if any, with its key's scope as configured now.
+    func session(id: String, now: Date) async throws(StorageError) -> Session? {
+        guard let stored = try await store.dashboardSession(idDigest: Self.digest(id), now: now),
+            let key = keys.key(named: stored.keyName, fingerprint: stored.keyFingerprint)
+        else {
             return nil
         }
-        return session
+        return Session(id: id, keyName: key.name, scope: key.scope, csrfToken: Self.csrfToken(of: id), expires: stored.expiresAt)
     }
 
-    func close(id: String) {
-        sessions[id] = nil
+    func close(id: String) async throws(StorageError) {
+        try await store.closeDashboardSession(idDigest: Self.digest(id))
+    }
+
+    private static func digest(_ id: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Data(id.utf8))))
+    }
+
+    private static func csrfToken(of id: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Data("perennial dashboard csrf\n\(id)".utf8))))
     }
 
     /// 256 bits from the system's cryptographic generator, base64url.

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import PerennialServer
 import PerennialSQLite
+import Synchronization
 import Testing
 
 /// Signing in to the dashboard: an admin key opens a session held in an HttpOnly, SameSite=Strict
@@ -123,6 +124,41 @@ import Testing
             }
             let own = try await client.signIn(key: ServerHarness.adminKey, headers: [.origin: "http://localhost", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"])
             #expect(own.status == .seeOther)
+        }
+    }
+
+    /// Sessions live in the database: a browser signed in through one instance is signed in on
+    /// another sharing it (a restart is such another instance), signing out anywhere signs out
+    /// everywhere, and a key given a new value, or removed, takes its sessions with it.
+    @Test func aSessionIsEveryInstancesAndEndsWithItsKey() async throws {
+        let storage = try ServerHarness.temporarySQLite()
+        let one = try await ServerHarness(storage: storage, adminKeys: [Self.readOnly])
+        let other = try await ServerHarness(storage: storage, adminKeys: [Self.readOnly])
+        let rotated = try await ServerHarness(
+            storage: storage, adminKeys: [AdminKeyConfiguration(name: "viewer", key: "sk_viewer_rotated", scope: .readOnly)])
+        let removed = try await ServerHarness(storage: storage)
+        let cookies = Mutex<[String: (session: String, csrf: String)]>([:])
+        try await one.test { client in
+            for key in ["sk_viewer", ServerHarness.adminKey] {
+                let signed = try await DashboardClient.signIn(client, key: key)
+                cookies.withLock { $0[key] = (signed.session, signed.csrfToken) }
+            }
+        }
+        let signedIn = try #require(cookies.withLock { $0["sk_viewer"] }), full = try #require(cookies.withLock { $0[ServerHarness.adminKey] })
+        try await other.test { client async throws in
+            let elsewhere = DashboardClient(client: client, session: signedIn.session, csrfToken: signedIn.csrf)
+            #expect(try await elsewhere.get("/dashboard").status == .ok)
+            let fullElsewhere = DashboardClient(client: client, session: full.session, csrfToken: full.csrf)
+            #expect(try await fullElsewhere.post("/dashboard/sign-out", form: ["csrf": full.csrf]).status == .seeOther)
+        }
+        try await one.test { client async throws in
+            #expect(try await DashboardClient(client: client, session: full.session, csrfToken: full.csrf).get("/dashboard").status == .seeOther)
+            #expect(try await DashboardClient(client: client, session: signedIn.session, csrfToken: "").get("/dashboard").status == .ok)
+        }
+        for server in [rotated, removed] {
+            try await server.test { client async throws in
+                #expect(try await DashboardClient(client: client, session: signedIn.session, csrfToken: "").get("/dashboard").status == .seeOther)
+            }
         }
     }
 
