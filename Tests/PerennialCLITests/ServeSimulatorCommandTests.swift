@@ -20,7 +20,7 @@ import Darwin
 /// simulated device and posted to the server with the demo key unlocks the entitlement.
 @Suite struct ServeSimulatorCommandTests {
     /// The repository root, where `Examples/catalog.json` is found.
-    private static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
     @Test func aPurchaseOnTheSimulatorPostedWithTheDemoKeyIsActive() async throws {

@@ -65,6 +65,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var serverAPIKey: ServerAPIKeyOptions
 
+    @Option(name: .customLong("log-format"), help: "text (one line for a person) or json (one JSON object a line, for a log shipper).")
+    var logFormat: LogFormat = .text
+
+    enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
     func validate() throws {
         // The server is wired to the simulator's URL before it listens: a free port picked then would be unknown.
         guard simulatorPort.value != 0 else { throw ValidationError("--simulator-port must name a port; 0 would pick one the server cannot be told") }
@@ -80,8 +87,13 @@ struct ServeCommand: AsyncParsableCommand {
         // The loader refused any other spelling.
         let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
 
+        let format = logFormat
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler: any LogHandler =
+                switch format {
+                case .text: StreamLogHandler.standardError(label: label)
+                case .json: JSONLogHandler(label: label)
+                }
             handler.logLevel = level
             return handler
         }
