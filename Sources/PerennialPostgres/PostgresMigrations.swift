@@ -26,6 +26,7 @@ enum PostgresMigrations {
         Migration(version: 10, name: "consumption-requests", statements: consumptionRequests),
         Migration(version: 11, name: "app-users-per-app", statements: appUsersPerApp),
         Migration(version: 12, name: "dashboard-sessions", statements: dashboardSessions),
+        Migration(version: 13, name: "jobs", statements: jobs),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -324,5 +325,23 @@ enum PostgresMigrations {
         )
         """,
         "CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at)",
+    ]
+
+    /// Leased jobs (``PerennialStorage/JobStore``): the columns are what a claim queries; the
+    /// job's own state is its kind's JSON record.
+    private static let jobs = [
+        """
+        CREATE TABLE jobs (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            app_bundle_id TEXT NOT NULL,
+            state TEXT NOT NULL,
+            next_attempt_at DOUBLE PRECISION NOT NULL,
+            lease_owner TEXT,
+            lease_expires_at DOUBLE PRECISION,
+            record TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX jobs_due ON jobs (kind, state, next_attempt_at)",
     ]
 }

@@ -18,6 +18,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("analytics-v3-changes-in-evidence", migrate: moveAnalyticsChangesIntoEvidence)
         migrator.registerMigration("app-users-per-app", migrate: scopeAppUsersByApp)
         migrator.registerMigration("dashboard-sessions", migrate: addDashboardSessions)
+        migrator.registerMigration("jobs", migrate: addJobs)
         return migrator
     }
 
@@ -329,6 +330,25 @@ enum SQLiteMigrations {
                     expires_at REAL NOT NULL
                 );
                 CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
+                """)
+    }
+
+    /// Leased jobs (``PerennialStorage/JobStore``): the columns are what a claim queries; the
+    /// job's own state is its kind's JSON record.
+    private static func addJobs(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE jobs (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL,
+                    app_bundle_id TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    next_attempt_at REAL NOT NULL,
+                    lease_owner TEXT,
+                    lease_expires_at REAL,
+                    record TEXT NOT NULL
+                );
+                CREATE INDEX jobs_due ON jobs (kind, state, next_attempt_at);
                 """)
     }
 }

@@ -10,13 +10,13 @@ public import PerennialCore
 /// reconciliation job's schedule (``ReconciliationSchedule``), operators' grants
 /// (``EntitlementGrantStore``), the original app purchases (``AppTransactionStore``) and the
 /// analytics counters (``AnalyticsStorage``), the refund requests (``ConsumptionStore``) and the
-/// dashboard's sessions (``DashboardSessionStore``), so a job is handed the storage and no caller has to
+/// dashboard's sessions (``DashboardSessionStore``) and the leased jobs (``JobStore``), so a job is handed the storage and no caller has to
 /// ask what a back end can do. The decisions of an apply live in ``EvidenceApplier``, written
 /// once; an implementation only loads a ``StorageSnapshot`` and writes the ``WritePlan``, both
 /// inside one database transaction.
 public protocol SubscriberStorage:
     WebhookOutbox, WebhookEndpointStore, ReconciliationSchedule, EntitlementGrantStore, AppTransactionStore, AnalyticsStorage,
-    ConsumptionStore, DashboardSessionStore
+    ConsumptionStore, DashboardSessionStore, JobStore
 {
     /// Brings the schema to the newest version; safe to run at every start, and twice.
     func migrate() async throws(StorageError)

@@ -186,4 +186,10 @@ final class RecordReadCounting: SubscriberStorage, @unchecked Sendable {
         try await base.dashboardSession(idDigest: idDigest, now: now)
     }
     func closeDashboardSession(idDigest: String) async throws(StorageError) { try await base.closeDashboardSession(idDigest: idDigest) }
+    func addJob(_ job: StoredJob) async throws(StorageError) -> Bool { try await base.addJob(job) }
+    func claimDueJobs(kind: String, owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [StoredJob] {
+        try await base.claimDueJobs(kind: kind, owner: owner, limit: limit, leaseFor: leaseFor, now: now)
+    }
+    func updateJob(_ job: StoredJob, heldBy owner: String) async throws(StorageError) -> Bool { try await base.updateJob(job, heldBy: owner) }
+    func job(id: String, kind: String) async throws(StorageError) -> StoredJob? { try await base.job(id: id, kind: kind) }
 }

@@ -21,6 +21,12 @@ struct UnreachableStorage: SubscriberStorage {
     func openDashboardSession(_ session: StoredDashboardSession, now: Date) async throws(StorageError) { throw failure }
     func dashboardSession(idDigest: String, now: Date) async throws(StorageError) -> StoredDashboardSession? { throw failure }
     func closeDashboardSession(idDigest: String) async throws(StorageError) { throw failure }
+    func addJob(_ job: StoredJob) async throws(StorageError) -> Bool { throw failure }
+    func claimDueJobs(kind: String, owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [StoredJob] {
+        throw failure
+    }
+    func updateJob(_ job: StoredJob, heldBy owner: String) async throws(StorageError) -> Bool { throw failure }
+    func job(id: String, kind: String) async throws(StorageError) -> StoredJob? { throw failure }
     func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] { throw failure }
     func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild {
         throw failure
