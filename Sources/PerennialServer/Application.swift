@@ -9,7 +9,7 @@ import HummingbirdCore
 public import PerennialCore
 
 /// The router of every Perennial route, over `dependencies`: tests drive it in-process, and
-/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:servicesAfterMigration:webhookDelivery:webhookTransport:reconciliation:consumption:)``
+/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:servicesAfterMigration:webhookDelivery:webhookTransport:reconciliation:consumption:massExtensions:)``
 /// serves it.
 public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialRequestContext> {
     let router = Router(context: PerennialRequestContext.self)
@@ -55,6 +55,8 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
 ///     an app can ask Apple (Server API keys, or verifyReceipt with a shared secret).
 ///   - consumption: how the consumption job answers refund requests; nil turns it off. The job
 ///     runs when an app has a consumption policy.
+///   - massExtensions: how the job follows mass extensions; nil turns it off. The job runs when an
+///     app has a Server API key.
 /// - Throws: ``ConfigurationError`` when an app's configuration cannot be used.
 public func buildApplication(
     configuration: ServerConfiguration,
@@ -70,7 +72,8 @@ public func buildApplication(
     webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions(),
     webhookTransport: (any AppStoreHTTPTransport)? = nil,
     reconciliation: ReconciliationOptions? = ReconciliationOptions(),
-    consumption: ConsumptionService.Options? = ConsumptionService.Options()
+    consumption: ConsumptionService.Options? = ConsumptionService.Options(),
+    massExtensions: MassExtensions.Options? = MassExtensions.Options()
 ) throws(ConfigurationError) -> some ApplicationProtocol {
     let apps = try AppRegistry(
         configuration: configuration, environment: environment, transport: transport ?? AsyncHTTPClientTransport(),
@@ -118,6 +121,9 @@ public func buildApplication(
         webhookSender: WebhookSender(
             transport: webhookTransport, requestTimeout: (webhookDelivery ?? WebhookDeliveryOptions()).requestTimeout, wallClock: wallClock),
         limits: configuration.limits, wallClock: wallClock)
+    if let massExtensions, apps.apps.contains(where: { $0.serverAPI != nil }) {
+        jobs.append(MassExtensions(dependencies: dependencies, options: massExtensions))
+    }
     let limits = configuration.limits
     let connectionCap = limits.connectionCap(openFiles: OpenFileLimit.current ?? limits.maxConnections + limits.reservedFileDescriptors)
     logger.info("connection limits", metadata: ["maxConnections": "\(connectionCap)", "openFiles": "\(OpenFileLimit.current.map(String.init) ?? "?")"])

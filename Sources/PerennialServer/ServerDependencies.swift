@@ -18,8 +18,6 @@ public struct ServerDependencies: Sendable {
     public var webhookWakeUp: WebhookWakeUp
     /// Sends an operator's test event to an endpoint, as the webhook job sends its deliveries.
     public var webhookSender: WebhookSender
-    /// The mass renewal-date extensions asked of Apple, followed until applied.
-    public var massExtensions: MassExtensions
     /// Timeouts, caps and rates (``ServerLimits``).
     public var limits: ServerLimits
     /// The rates and failure back-offs of ``limits``, counted in this process.
@@ -28,7 +26,7 @@ public struct ServerDependencies: Sendable {
     public init(
         apps: AppRegistry, storage: any SubscriberStorage, clock: any TimeSource = WallClock(), metrics: ServerMetrics = ServerMetrics(),
         adminKeys: AdminKeys = .none, logger: Logger = Logger(label: "perennial.server"), webhookWakeUp: WebhookWakeUp = WebhookWakeUp(),
-        webhookSender: WebhookSender = WebhookSender(), massExtensions: MassExtensions = MassExtensions(), limits: ServerLimits = ServerLimits(),
+        webhookSender: WebhookSender = WebhookSender(), limits: ServerLimits = ServerLimits(),
         wallClock: any TimeSource = WallClock()
     ) {
         self.apps = apps
@@ -39,7 +37,6 @@ public struct ServerDependencies: Sendable {
         self.logger = logger
         self.webhookWakeUp = webhookWakeUp
         self.webhookSender = webhookSender
-        self.massExtensions = massExtensions
         self.limits = limits
         self.throttle = RequestThrottle(limits: limits, clock: wallClock)
     }

@@ -246,4 +246,36 @@ struct MassExtensionLiveTests {
             #expect(carolsActions == ["extend"], "\(carolsActions)")
         }
     }
+
+    /// A mass extension is a job in the database, not a task of the process that asked: the server
+    /// that took it dies holding its lease, and the server started after it takes the job over
+    /// once the lease expires and applies the results.
+    @Test func anotherServerFinishesAMassExtensionItsRequesterDroppedMidFollow() async throws {
+        try await SupportLiveTests.onALiveSystem { system, http in
+            try await http.account("alice")
+            let bought = try await http.buy(LiveCatalog.standardMonthly, account: "alice")
+            let posted = try await http.postTransaction(try #require(bought.json["signedTransaction"] as? String), user: "alice")
+            let expiry = try SupportLiveTests.expiry(posted)
+            let path = "admin/v1/apps/\(system.appID)/products/\(LiveCatalog.standardMonthly)/mass-extensions"
+            let requested = try await http.server(
+                .POST, path, body: #"{"extendByDays": 7, "extendReasonCode": 3, "reason": "outage"}"#, bearer: system.adminKey)
+            #expect(requested.status == 202, "\(requested.text)")
+            let id = try #require(requested.json["requestIdentifier"] as? String)
+            // The requesting server stops, its job claimed by an instance that died holding it.
+            await system.stopServer()
+            let held = try await system.storage.claimDueJobs(kind: "massExtension", owner: "dead-instance", limit: 10, leaseFor: 1, now: system.now)
+            try #require(held.map(\.id) == [id])
+            try await system.startServer()
+            // The dead instance's lease runs out (the servers' clock moves only when told).
+            try await system.advance(by: 2)
+            var status = requested
+            let applied = try await eventually {
+                status = try await http.server(.GET, "\(path)/\(id)", bearer: system.adminKey)
+                return (status.json["perennial"] as? [String: Any])?["state"] as? String == "applied"
+            }
+            #expect(applied, "\(status.text)")
+            let read = try await http.subscriber("alice")
+            #expect(try SupportLiveTests.expiry(read) == expiry.addingTimeInterval(7 * SupportLiveTests.sandboxDay), "\(read.text)")
+        }
+    }
 }

@@ -6,8 +6,8 @@ import PerennialCore
 import PerennialStorage
 
 /// Extending the renewal date of every active subscriber of a product (Apple's mass extension):
-/// asked of Apple with a support-scope key, then followed by ``MassExtensions`` until Apple reports
-/// it complete and its results are applied, each extended subscriber's timeline naming the admin
+/// asked of Apple with a support-scope key, then followed by ``MassExtensions`` (a job in the
+/// database, so any instance follows it) until Apple reports it complete and its results are applied, each extended subscriber's timeline naming the admin
 /// key and the reason. Its status (Apple's and Perennial's) answers any admin key.
 struct MassExtensionRoutes: Sendable {
     let dependencies: ServerDependencies
@@ -20,7 +20,7 @@ struct MassExtensionRoutes: Sendable {
         var completeDate: Date?
         var succeededCount: Int64?
         var failedCount: Int64?
-        /// Nil when another process (or this one before a restart) made the request.
+        /// Nil when the request was not made through this deployment.
         var perennial: MassExtensions.Progress?
     }
 
@@ -41,13 +41,13 @@ struct MassExtensionRoutes: Sendable {
             let _: MassExtendRenewalDateResponse = try await client.send(.massExtendRenewalDate(body: ServerAPIRequestBody(json: json)))
             let reason = body.reason.map { "\(body.extendByDays) days for all of \(productID): \($0)" } ?? "\(body.extendByDays) days for all of \(productID)"
             let action = AdminAction(admin: context.adminName, action: "massExtend", reason: reason)
-            let dependencies = dependencies
-            Task { await dependencies.massExtensions.follow(id, productID: productID, since: since, action: action, app: app, client: client, dependencies: dependencies) }
+            let progress = try await MassExtensions.start(
+                id, productID: productID, since: since, action: action, app: app, storage: dependencies.storage, now: dependencies.clock.now)
             dependencies.logger.info(
                 "admin action: mass extension requested",
                 metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "productId": "\(productID)", "requestIdentifier": "\(id)"])
             return JSONResponse.make(
-                Status(requestIdentifier: id, productId: productID, complete: false, perennial: await dependencies.massExtensions.progress(of: id)),
+                Status(requestIdentifier: id, productId: productID, complete: false, perennial: progress),
                 status: .accepted)
         }
         reads.get(":productId/mass-extensions/:requestIdentifier") { _, context in
@@ -66,7 +66,7 @@ struct MassExtensionRoutes: Sendable {
                 Status(
                     requestIdentifier: id, productId: productID, complete: status.complete ?? false, completeDate: status.completeDate,
                     succeededCount: status.succeededCount, failedCount: status.failedCount,
-                    perennial: await dependencies.massExtensions.progress(of: id)))
+                    perennial: try await MassExtensions.progress(of: id, in: dependencies.storage)))
         }
     }
 

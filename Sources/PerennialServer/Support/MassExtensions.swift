@@ -1,19 +1,24 @@
-import Foundation
+public import Foundation
 import Logging
 import PerennialAppStore
 import PerennialCore
 import PerennialStorage
+public import ServiceLifecycle
 
-/// The mass renewal-date extensions this process asked Apple for, and what became of each: Apple
-/// works through one asynchronously, so it is polled until Apple reports it complete, and then
-/// its results are applied — every subscription Apple extended (its `RENEWAL_EXTENDED`
-/// notifications in the notification history) is refreshed from Apple, attributed to the
-/// operator's action, so each subscriber's timeline names who extended it and why.
+/// The mass renewal-date extensions operators asked Apple for, followed until applied: Apple works
+/// through one asynchronously, so it is polled until Apple reports it complete, and then its
+/// results are applied — every subscription Apple extended (its `RENEWAL_EXTENDED` notifications
+/// in the notification history) is refreshed from Apple, attributed to the operator's action, so
+/// each subscriber's timeline names who extended it and why.
 ///
-/// Kept in memory: a process that restarts mid-poll forgets the request (Apple's status route
-/// still answers it, and reconciliation applies each new expiry when the old one passes).
-public actor MassExtensions {
-    /// Where one request stands.
+/// Each request is a job in the database (``PerennialStorage/JobStore``, kind `massExtension`):
+/// any instance polls it under a lease, one poll at a time, and an instance that dies mid-follow
+/// leaves it to another once its lease expires.
+public struct MassExtensions: Service {
+    /// The job kind of a mass extension.
+    static let kind = "massExtension"
+
+    /// Where one request stands, as the status route shows it.
     public struct Progress: Sendable, Equatable, Codable {
         public var requestIdentifier: String
         public var productId: String
@@ -27,53 +32,142 @@ public actor MassExtensions {
         public var error: String?
     }
 
-    /// How often Apple's status is asked while a request runs, and how many times at most.
-    let pollInterval: Duration
-    let maximumPolls: Int
-    private var progress: [String: Progress] = [:]
-
-    public init(pollInterval: Duration = .seconds(30), maximumPolls: Int = 2_880) {
-        self.pollInterval = pollInterval
-        self.maximumPolls = maximumPolls
+    /// A request as its job keeps it: the progress shown, and what following it needs.
+    struct Job: Codable {
+        var progress: Progress
+        var appID: String
+        /// Notifications from this instant on may be the extension's.
+        var since: Date
+        var action: AdminAction
+        var polls: Int
     }
 
-    /// Where request `id` stands, if this process made it.
-    public func progress(of id: String) -> Progress? { progress[id] }
+    /// How often Apple's status is asked while a request runs, how many times at most, and how
+    /// the job claims its work; tests shorten the intervals.
+    public struct Options: Sendable {
+        public var pollInterval: TimeInterval
+        public var maximumPolls: Int
+        public var claimInterval: Duration
+        public var leaseDuration: TimeInterval
+        public var owner: String
 
-    func record(_ update: Progress) { progress[update.requestIdentifier] = update }
-
-    /// Polls request `id` of `productID` until Apple reports it complete, then applies its results.
-    func follow(
-        _ id: String, productID: String, since: Date, action: AdminAction, app: AppContext, client: AppStoreServerAPIClient,
-        dependencies: ServerDependencies
-    ) async {
-        var current = Progress(
-            requestIdentifier: id, productId: productID, requestedBy: action.admin, state: "polling", appliedCount: 0)
-        record(current)
-        do {
-            var polls = 0
-            while true {
-                let status: MassExtendRenewalDateStatusResponse = try await client.send(.massExtensionStatus(productID: productID, requestIdentifier: id))
-                current.succeededCount = status.succeededCount
-                current.failedCount = status.failedCount
-                if status.complete == true { break }
-                polls += 1
-                guard polls < maximumPolls else { throw MassExtensionTimeout(polls: polls) }
-                record(current)
-                try await Task.sleep(for: pollInterval)
-            }
-            current.appliedCount = try await apply(
-                productID: productID, since: since, action: action, app: app, client: client, dependencies: dependencies)
-            current.state = "applied"
-        } catch {
-            current.state = "failed"
-            current.error = "\(error)"
-            dependencies.logger.error("mass extension not applied", metadata: ["app": "\(app.id)", "requestIdentifier": "\(id)", "error": "\(error)"])
+        public init(
+            pollInterval: TimeInterval = 30, maximumPolls: Int = 2_880, claimInterval: Duration = .seconds(5), leaseDuration: TimeInterval = 300,
+            owner: String = WebhookDeliveryOptions.processOwner()
+        ) {
+            self.pollInterval = pollInterval
+            self.maximumPolls = maximumPolls
+            self.claimInterval = claimInterval
+            self.leaseDuration = leaseDuration
+            self.owner = owner
         }
-        record(current)
-        dependencies.logger.info(
-            "mass extension followed", metadata: ["app": "\(app.id)", "requestIdentifier": "\(id)", "state": "\(current.state)",
-            "applied": "\(current.appliedCount)"])
+    }
+
+    let dependencies: ServerDependencies
+    let options: Options
+
+    public init(dependencies: ServerDependencies, options: Options = Options()) {
+        self.dependencies = dependencies
+        self.options = options
+    }
+
+    /// Keeps request `id` of `productID` as a job due now, for the first instance to follow.
+    static func start(
+        _ id: String, productID: String, since: Date, action: AdminAction, app: AppContext, storage: any JobStore, now: Date
+    ) async throws -> Progress {
+        let progress = Progress(requestIdentifier: id, productId: productID, requestedBy: action.admin, state: "polling", appliedCount: 0)
+        let job = Job(progress: progress, appID: app.id, since: since, action: action, polls: 0)
+        _ = try await storage.addJob(
+            StoredJob(id: id, kind: kind, appBundleID: app.bundleID, state: .pending, nextAttemptAt: now, record: try Self.encode(job)))
+        return progress
+    }
+
+    /// Where request `id` stands, if an operator of this deployment made it.
+    static func progress(of id: String, in storage: any JobStore) async throws -> Progress? {
+        guard let stored = try await storage.job(id: id, kind: kind) else { return nil }
+        return try decode(stored).progress
+    }
+
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            guard await runOnce() == 0 else { continue }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: options.claimInterval) }
+        }
+    }
+
+    /// One round: claims the requests due for a poll and polls each once. Returns how many.
+    public func runOnce() async -> Int {
+        let due: [StoredJob]
+        do {
+            due = try await dependencies.storage.claimDueJobs(
+                kind: Self.kind, owner: options.owner, limit: 8, leaseFor: options.leaseDuration, now: dependencies.clock.now)
+        } catch {
+            dependencies.logger.error("cannot claim mass extensions", metadata: ["error": "\(error)"])
+            return 0
+        }
+        for stored in due { await follow(stored) }
+        return due.count
+    }
+
+    /// Polls one request once: applies its results when Apple reports it complete, otherwise sets
+    /// its next poll; a request Apple never completes, or that fails, is marked failed.
+    private func follow(_ stored: StoredJob) async {
+        var stored = stored
+        var job: Job
+        do {
+            job = try Self.decode(stored)
+        } catch {
+            dependencies.logger.error("unreadable mass extension", metadata: ["requestIdentifier": "\(stored.id)", "error": "\(error)"])
+            return
+        }
+        let id = job.progress.requestIdentifier
+        do {
+            guard let app = dependencies.apps.app(id: job.appID), let client = app.serverAPI else {
+                throw EvidenceError.notConfigured("app \(job.appID) has no App Store Server API key (serverAPI)")
+            }
+            let status: MassExtendRenewalDateStatusResponse = try await client.send(
+                .massExtensionStatus(productID: job.progress.productId, requestIdentifier: id))
+            job.progress.succeededCount = status.succeededCount
+            job.progress.failedCount = status.failedCount
+            job.polls += 1
+            if status.complete == true {
+                job.progress.appliedCount = try await apply(
+                    productID: job.progress.productId, since: job.since, action: job.action, app: app, client: client, dependencies: dependencies)
+                job.progress.state = "applied"
+                stored.state = .done
+            } else {
+                guard job.polls < options.maximumPolls else { throw MassExtensionTimeout(polls: job.polls) }
+                stored.nextAttemptAt = dependencies.clock.now.addingTimeInterval(options.pollInterval)
+            }
+        } catch {
+            job.progress.state = "failed"
+            job.progress.error = "\(error)"
+            stored.state = .failed
+            dependencies.logger.error("mass extension not applied", metadata: ["app": "\(job.appID)", "requestIdentifier": "\(id)", "error": "\(error)"])
+        }
+        do {
+            stored.record = try Self.encode(job)
+            guard try await dependencies.storage.updateJob(stored, heldBy: options.owner) else {
+                dependencies.logger.warning("mass extension taken over by another instance", metadata: ["requestIdentifier": "\(id)"])
+                return
+            }
+        } catch {
+            dependencies.logger.error("cannot record a mass extension's progress", metadata: ["requestIdentifier": "\(id)", "error": "\(error)"])
+            return
+        }
+        if stored.state != .pending {
+            dependencies.logger.info(
+                "mass extension followed",
+                metadata: ["app": "\(job.appID)", "requestIdentifier": "\(id)", "state": "\(job.progress.state)", "applied": "\(job.progress.appliedCount)"])
+        }
+    }
+
+    private static func encode(_ job: Job) throws -> String {
+        String(decoding: try JSONEncoder().encode(job), as: UTF8.self)
+    }
+
+    private static func decode(_ stored: StoredJob) throws -> Job {
+        try JSONDecoder().decode(Job.self, from: Data(stored.record.utf8))
     }
 
     /// Refreshes every subscription of `productID` Apple notified `RENEWAL_EXTENDED` since
