@@ -91,7 +91,10 @@ public struct EvidencePipeline: Sendable {
         }
         let applier = if case .ownershipMove = evidence { app.applier.transferring } else { app.applier }
         let result = try await apply(incoming, with: applier, now: now)
-        if case .applied = result { try await followRefundRequests(verified, now: now) }
+        // A duplicate follows too: if writing the refund request failed after the apply committed,
+        // the request was answered 503 and Apple's retry is a duplicate, which must record it then.
+        // Following is idempotent (a request is added once, settled once).
+        try await followRefundRequests(verified, now: now)
         return Outcome(result: result, notificationType: verified.notificationType)
     }
 
