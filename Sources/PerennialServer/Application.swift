@@ -9,7 +9,7 @@ import HummingbirdCore
 public import PerennialCore
 
 /// The router of every Perennial route, over `dependencies`: tests drive it in-process, and
-/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:servicesAfterMigration:webhookDelivery:webhookTransport:reconciliation:consumption:)``
+/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:servicesAfterMigration:webhookDelivery:webhookTransport:reconciliation:consumption:migrate:)``
 /// serves it.
 public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialRequestContext> {
     let router = Router(context: PerennialRequestContext.self)
@@ -53,6 +53,8 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
 ///     an app can ask Apple (Server API keys, or verifyReceipt with a shared secret).
 ///   - consumption: how the consumption job answers refund requests; nil turns it off. The job
 ///     runs when an app has a consumption policy.
+///   - migrate: false when the operator migrates separately (`perennial serve --no-migrate`):
+///     the server then only checks that the schema is current, and does not start otherwise.
 /// - Throws: ``ConfigurationError`` when an app's configuration cannot be used.
 public func buildApplication(
     configuration: ServerConfiguration,
@@ -68,7 +70,8 @@ public func buildApplication(
     webhookDelivery: WebhookDeliveryOptions? = WebhookDeliveryOptions(),
     webhookTransport: (any AppStoreHTTPTransport)? = nil,
     reconciliation: ReconciliationOptions? = ReconciliationOptions(),
-    consumption: ConsumptionService.Options? = ConsumptionService.Options()
+    consumption: ConsumptionService.Options? = ConsumptionService.Options(),
+    migrate: Bool = true
 ) throws(ConfigurationError) -> some ApplicationProtocol {
     let apps = try AppRegistry(
         configuration: configuration, environment: environment, transport: transport ?? AsyncHTTPClientTransport(),
@@ -128,9 +131,9 @@ public func buildApplication(
         services: services + (jobs + servicesAfterMigration).map { AfterMigration(job: $0, gate: migrated) },
         logger: logger)
     application.beforeServerStarts {
-        try await storage.migrate()
+        if migrate { try await storage.migrate() } else { try await storage.schemaStatus().requireCurrent() }
         await migrated.open()
-        logger.info("database migrated")
+        logger.info(migrate ? "database migrated" : "database schema is current")
     }
     return application
 }
