@@ -43,7 +43,7 @@ public struct SchemaContract: Sendable {
         #expect(status.applied.isEmpty && status.unknown.isEmpty)
         #expect(status.known.count > 1 && status.pending == status.known)
         #expect(throws: StorageError.migrationsPending(status.known)) { try status.requireCurrent() }
-        // Reading the status created nothing: asking again, the whole schema is still pending.
+        // Reading the status applied nothing: asking again, the whole schema is still pending.
         #expect(try await storage.schemaStatus() == status)
     }
 
