@@ -1,3 +1,4 @@
+import PerennialStorage
 import PostgresNIO
 
 /// The schema's history, one numbered migration per version, recorded in `perennial_migrations`:
@@ -8,7 +9,12 @@ enum PostgresMigrations {
         let name: String
         /// Constant DDL, one statement each (the extended protocol runs one statement per query).
         let statements: [String]
+
+        /// How ``SchemaStatus`` and the operator name it: the version, then the name.
+        var identifier: String { PostgresMigrations.identifier(version: version, name: name) }
     }
+
+    static func identifier(version: Int32, name: String) -> String { "\(version)-\(name)" }
 
     /// Any constant works: it only has to be the same in every process sharing the database.
     static let lockKey: Int64 = 0x5065_7265_6E6E_6961
@@ -30,7 +36,8 @@ enum PostgresMigrations {
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
-    /// run the migrations one after the other and the second finds nothing left to do.
+    /// run the migrations one after the other and the second finds nothing left to do. A database
+    /// a newer Perennial migrated is refused before anything is run.
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
         try await connection.query(
@@ -38,17 +45,33 @@ enum PostgresMigrations {
             CREATE TABLE IF NOT EXISTS perennial_migrations (
                 version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
             """, logger: logger)
-        var applied: Set<Int32> = []
-        for try await version in try await connection.query("SELECT version FROM perennial_migrations", logger: logger).decode(Int32.self) {
-            applied.insert(version)
-        }
-        for migration in all where !applied.contains(migration.version) {
+        let status = try await status(connection, logger: logger)
+        try status.requireNotNewer()
+        let pending = Set(status.pending)
+        for migration in all where pending.contains(migration.identifier) {
             for statement in migration.statements {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
             try await connection.query(
                 "INSERT INTO perennial_migrations (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger)
         }
+    }
+
+    /// The versions recorded in `perennial_migrations`, oldest first (unknown ones included),
+    /// against ``all``; a database never migrated has none, and the table is not created.
+    static func status(_ connection: PostgresConnection, logger: Logger) async throws -> SchemaStatus {
+        var recorded = false
+        for try await exists in try await connection.query("SELECT to_regclass('perennial_migrations') IS NOT NULL", logger: logger).decode(Bool.self) {
+            recorded = exists
+        }
+        var applied: [String] = []
+        if recorded {
+            let rows = try await connection.query("SELECT version, name FROM perennial_migrations ORDER BY version", logger: logger)
+            for try await (version, name) in rows.decode((Int32, String).self) {
+                applied.append(identifier(version: version, name: name))
+            }
+        }
+        return SchemaStatus(applied: applied, known: all.map(\.identifier))
     }
 
     /// The SQLite schema in PostgreSQL types: dates are `DOUBLE PRECISION` seconds since 1970 (so a

@@ -51,6 +51,12 @@ public struct PostgresStorage: SubscriberStorage {
         }
     }
 
+    public func schemaStatus() async throws(StorageError) -> SchemaStatus {
+        try await perform("read the applied migrations") {
+            try await client.withConnection { connection in try await PostgresMigrations.status(connection, logger: logger) }
+        }
+    }
+
     public func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {
         try await withRows("read subscriber \(user)") { rows in
             let (records, view) = try await rows.subscriber(user, appBundleID: appBundleID)

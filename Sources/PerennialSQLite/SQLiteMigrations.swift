@@ -1,4 +1,5 @@
 import GRDB
+import PerennialStorage
 
 /// The schema's history, one registered migration per version: run at every start, each version
 /// applied once, in order, so an old database file upgrades in place.
@@ -20,6 +21,13 @@ enum SQLiteMigrations {
         migrator.registerMigration("dashboard-sessions", migrate: addDashboardSessions)
         migrator.registerMigration("jobs", migrate: addJobs)
         return migrator
+    }
+
+    /// The migrations GRDB recorded in `grdb_migrations`, in the order it applied them (unknown
+    /// ones included), against those registered here; a database never migrated has none.
+    static func status(_ db: Database) throws -> SchemaStatus {
+        let applied = try db.tableExists("grdb_migrations") ? String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") : []
+        return SchemaStatus(applied: applied, known: migrator.migrations)
     }
 
     /// Dates are `REAL` seconds since 1970 (full precision), JSON columns are `TEXT` in the shared

@@ -47,13 +47,16 @@ public struct SQLiteStorage: SubscriberStorage {
         readers = nil
     }
 
-    /// Runs the pending ``SQLiteMigrations`` (GRDB records the applied versions in the file).
+    /// Runs the pending ``SQLiteMigrations`` (GRDB records the applied versions in the file),
+    /// after refusing a file a newer Perennial migrated (GRDB would skip its unknown migrations
+    /// and go on).
     ///
     /// A migration is a barrier write: it waits until no reader is checked out. An async read
     /// returns its reader only once its task runs again on Swift's cooperative pool, so the wait
     /// must not park a cooperative thread (two of them on a 2-core machine: two migrations parked
     /// there deadlock the process). GRDB's `asyncMigrate` waits on a dispatch queue instead.
     public func migrate() async throws(StorageError) {
+        try await schemaStatus().requireNotNewer()
         let writer = writer
         try await perform("migrate") {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -62,6 +65,10 @@ public struct SQLiteStorage: SubscriberStorage {
                 }
             }
         }
+    }
+
+    public func schemaStatus() async throws(StorageError) -> SchemaStatus {
+        try await read("read the applied migrations") { db in try SQLiteMigrations.status(db) }
     }
 
     public func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber {

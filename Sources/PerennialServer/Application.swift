@@ -9,7 +9,7 @@ import HummingbirdCore
 public import PerennialCore
 
 /// The router of every Perennial route, over `dependencies`: tests drive it in-process, and
-/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:servicesAfterMigration:webhookDelivery:webhookTransport:reconciliation:consumption:massExtensions:)``
+/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:servicesAfterMigration:webhookDelivery:webhookTransport:reconciliation:consumption:massExtensions:migrate:)``
 /// serves it.
 public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialRequestContext> {
     let router = Router(context: PerennialRequestContext.self)
@@ -57,6 +57,8 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
 ///     runs when an app has a consumption policy.
 ///   - massExtensions: how the job follows mass extensions; nil turns it off. The job runs when an
 ///     app has a Server API key.
+///   - migrate: false when the operator migrates separately (`perennial serve --no-migrate`):
+///     the server then only checks that the schema is current, and does not start otherwise.
 /// - Throws: ``ConfigurationError`` when an app's configuration cannot be used.
 public func buildApplication(
     configuration: ServerConfiguration,
@@ -73,7 +75,8 @@ public func buildApplication(
     webhookTransport: (any AppStoreHTTPTransport)? = nil,
     reconciliation: ReconciliationOptions? = ReconciliationOptions(),
     consumption: ConsumptionService.Options? = ConsumptionService.Options(),
-    massExtensions: MassExtensions.Options? = MassExtensions.Options()
+    massExtensions: MassExtensions.Options? = MassExtensions.Options(),
+    migrate: Bool = true
 ) throws(ConfigurationError) -> some ApplicationProtocol {
     let apps = try AppRegistry(
         configuration: configuration, environment: environment, transport: transport ?? AsyncHTTPClientTransport(),
@@ -136,9 +139,9 @@ public func buildApplication(
         services: services + (jobs + servicesAfterMigration).map { AfterMigration(job: $0, gate: migrated) },
         logger: logger)
     application.beforeServerStarts {
-        try await storage.migrate()
+        if migrate { try await storage.migrate() } else { try await storage.schemaStatus().requireCurrent() }
         await migrated.open()
-        logger.info("database migrated")
+        logger.info(migrate ? "database migrated" : "database schema is current")
     }
     return application
 }

@@ -18,8 +18,15 @@ public protocol SubscriberStorage:
     WebhookOutbox, WebhookEndpointStore, ReconciliationSchedule, EntitlementGrantStore, AppTransactionStore, AnalyticsStorage,
     ConsumptionStore, DashboardSessionStore, JobStore
 {
-    /// Brings the schema to the newest version; safe to run at every start, and twice.
+    /// Brings the schema to the newest version; safe to run at every start, and twice, and from
+    /// two processes at once. Refuses, changing nothing, a database a newer Perennial migrated
+    /// (``StorageError/schemaNewerThanBinary(databaseMigration:newestKnown:)``).
     func migrate() async throws(StorageError)
+
+    /// The applied and pending migrations, read without changing anything (a database never
+    /// migrated has every migration pending): what an operator checks before an upgrade, and
+    /// what a server told not to migrate checks before it starts.
+    func schemaStatus() async throws(StorageError) -> SchemaStatus
 
     /// Applies one piece of evidence atomically: checks the idempotency key, merges the records,
     /// binds purchases, recomputes views, enqueues events and writes the audit — or changes nothing.

@@ -34,9 +34,10 @@ struct CLIProcess {
         throw CLIError("the perennial executable was not found near \(CommandLine.arguments[0])")
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    /// Runs `perennial`, or another `program` (PostgreSQL's client tools), to its end.
+    static func run(_ arguments: [String], program: URL? = nil) throws -> Output {
         let process = Process()
-        process.executableURL = try executable()
+        process.executableURL = try program ?? executable()
         process.arguments = arguments
         let output = Pipe()
         let error = Pipe()

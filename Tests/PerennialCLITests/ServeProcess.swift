@@ -20,15 +20,15 @@ struct ServeProcess {
     var pid: Int32 { process.processIdentifier }
 
     /// Starts `perennial serve` with `config` on a free port and waits until it answers its readiness
-    /// check (migrations done).
-    static func start(config: URL, database: String, logDirectory: URL, name: String) async throws -> ServeProcess {
+    /// check (migrations done); `arguments` are added to serve's.
+    static func start(config: URL, database: String, logDirectory: URL, name: String, arguments: [String] = []) async throws -> ServeProcess {
         let port = try FreePort.loopback()
         let log = logDirectory.appendingPathComponent("\(name).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = try CLIProcess.executable()
-        process.arguments = ["serve", "--config", config.path, "--port", String(port), "--database", database]
+        process.arguments = ["serve", "--config", config.path, "--port", String(port), "--database", database] + arguments
         process.standardOutput = output
         process.standardError = output
         guard let url = URL(string: "http://127.0.0.1:\(port)") else { throw CLIProcess.CLIError("port \(port) makes no URL") }

@@ -24,6 +24,7 @@ final class InstrumentedStorage: SubscriberStorage, @unchecked Sendable {
     }
 
     func migrate() async throws(StorageError) { try await base.migrate() }
+    func schemaStatus() async throws(StorageError) -> SchemaStatus { try await base.schemaStatus() }
     func apply(_ evidence: IncomingEvidence, with applier: EvidenceApplier, now: Date) async throws(StorageError) -> ApplyResult {
         try await base.apply(evidence, with: applier, now: now)
     }

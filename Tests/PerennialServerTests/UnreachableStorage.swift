@@ -7,6 +7,7 @@ struct UnreachableStorage: SubscriberStorage {
     private var failure: StorageError { .database(operation: "connect", reason: "connection refused") }
 
     func migrate() async throws(StorageError) {}
+    func schemaStatus() async throws(StorageError) -> SchemaStatus { throw failure }
     func apply(_ evidence: IncomingEvidence, with applier: EvidenceApplier, now: Date) async throws(StorageError) -> ApplyResult { throw failure }
     func subscriber(_ user: AppUserID, appBundleID: String) async throws(StorageError) -> StoredSubscriber { throw failure }
     func records(ownedBy user: AppUserID, appBundleID: String) async throws(StorageError) -> RecordSet { throw failure }

@@ -8,6 +8,11 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     case encoding(what: String, reason: String)
     /// The database itself failed (I/O, constraint, connection).
     case database(operation: String, reason: String)
+    /// A newer Perennial migrated the database: an older binary writing it could lose or corrupt
+    /// what the newer schema holds, so it refuses to start (``SchemaStatus/requireNotNewer()``).
+    case schemaNewerThanBinary(databaseMigration: String, newestKnown: String)
+    /// The database lacks migrations this build needs, and the server was told not to migrate.
+    case migrationsPending([String])
 
     public var description: String {
         switch self {
@@ -15,6 +20,10 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case .corruptRow(let table, let key, let reason): "row \(key) of \(table) cannot be read: \(reason)"
         case .encoding(let what, let reason): "cannot encode \(what): \(reason)"
         case .database(let operation, let reason): "database failed during \(operation): \(reason)"
+        case .schemaNewerThanBinary(let databaseMigration, let newestKnown):
+            "the database was migrated by a newer Perennial: its newest migration is '\(databaseMigration)', and the newest this Perennial knows is '\(newestKnown)'; run the newer Perennial (or restore a backup taken before the upgrade)"
+        case .migrationsPending(let pending):
+            "the database lacks \(pending.count) migration\(pending.count == 1 ? "" : "s") (\(pending.joined(separator: ", "))): run `perennial migrate` first"
         }
     }
 }

@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
-import Logging
 import PerennialCore
-import PerennialPostgres
 import PerennialServer
-import PerennialSQLite
 import PerennialStorage
 
 /// `perennial analytics rebuild`: recomputes the analytics counters from the stored records alone
@@ -28,41 +25,21 @@ struct AnalyticsCommand: AsyncParsableCommand {
                 """
         )
 
-        @Option(help: "JSON configuration file (see docs/configuration.md).")
-        var config: String?
-
-        @Option(help: "sqlite:PATH (default sqlite:./perennial.sqlite) or postgres://user:password@host:port/database.")
-        var database: String?
+        @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
-            let environment = ProcessInfo.processInfo.environment
-            var configuration = try ConfigurationLoader.load(file: config.map { URL(fileURLWithPath: $0) }, environment: environment)
-            if let database { configuration.databaseURL = database }
+            let configuration = try options.configuration()
             var facts: [String: SubscriptionFacts] = [:]
             for app in configuration.apps {
                 facts[app.bundleID] = SubscriptionFacts(catalog: try app.catalog.load(app: app.id))
             }
             let started = ContinuousClock.now
-            let result: AnalyticsRebuild
-            switch try DatabaseURL(configuration.databaseURL) {
-            case .sqlite(let path):
-                // A mistyped path must not become a new, empty database that is "rebuilt".
-                guard FileManager.default.fileExists(atPath: path) else { throw FileAccessError("open the SQLite database", path, POSIXError(.ENOENT)) }
-                let storage = try SQLiteStorage(path: path)
+            // A mistyped path must not become a new, empty database that is "rebuilt".
+            let result = try await DatabaseURL(configuration.databaseURL).withStorage(createMissingFile: false) { storage in
                 try await storage.migrate()
-                result = try await storage.rebuildAnalytics(apps: facts)
-            case .postgres(let url):
-                try await PostgresStorage.checkConnection(url: url)
-                let storage = PostgresStorage(
-                    configuration: try PostgresStorage.configuration(url: url), logger: Logger(label: "perennial.postgres"))
-                let pool = Task { await storage.run() }
-                defer { pool.cancel() }
-                try await storage.migrate()
-                result = try await storage.rebuildAnalytics(apps: facts)
+                return try await storage.rebuildAnalytics(apps: facts)
             }
-            let elapsed = (ContinuousClock.now - started).components
-            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-            print("rebuilt \(result.rows) counter rows from \(result.subscriptions) subscriptions in \(String(format: "%.2f", seconds)) s")
+            print("rebuilt \(result.rows) counter rows from \(result.subscriptions) subscriptions in \((ContinuousClock.now - started).inSeconds)")
             for (bundleID, subscriptions) in result.unknownApps.sorted(by: { $0.key < $1.key }) {
                 FileHandle.standardError.write(
                     Data("kept the counters of \(bundleID) (\(subscriptions) subscriptions): no app of the configuration has this bundle id\n".utf8))

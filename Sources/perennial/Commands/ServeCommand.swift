@@ -63,6 +63,11 @@ struct ServeCommand: AsyncParsableCommand {
         help: "With --simulator, fill the demo app with a few hundred simulated subscribers over the past year (for the dashboard).")
     var simulatorSeed = true
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Apply pending migrations at start (the default). With --no-migrate the server does not start on a schema that is not current: apply it first with `perennial migrate`.")
+    var migrate = true
+
     @OptionGroup var serverAPIKey: ServerAPIKeyOptions
 
     @Option(name: .customLong("log-format"), help: "text (one line for a person) or json (one JSON object a line, for a log shipper).")
@@ -137,7 +142,8 @@ struct ServeCommand: AsyncParsableCommand {
 
         let application = try buildApplication(
             configuration: configuration, storage: storage, environment: environment, metrics: ServerMetrics(registry: registry),
-            logger: logger, services: services, servicesAfterMigration: afterMigration, webhookDelivery: configuration.webhookDelivery.options)
+            logger: logger, services: services, servicesAfterMigration: afterMigration, webhookDelivery: configuration.webhookDelivery.options,
+            migrate: migrate)
         logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
         do {
             try await application.runService()
