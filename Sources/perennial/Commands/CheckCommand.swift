@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import PerennialPostgres
 import PerennialServer
-import PerennialSQLite
+import PerennialStorage
 
 /// `perennial check --config FILE [--online]`: what the server would refuse or get wrong, told
 /// before it goes live, each finding with what to do and an exit code of its kind.
@@ -59,20 +58,24 @@ struct CheckCommand: AsyncParsableCommand {
         if let first = errors.first { throw ExitCode(first.exitCode) }
     }
 
-    /// Whether the database answers; a SQLite file not made yet is made by the first `serve`.
+    /// Whether the database answers and its schema is one this binary knows; a SQLite file not
+    /// made yet is made by the first `serve`.
     static func database(_ url: String) async -> ConfigurationCheck.Finding {
         do {
-            switch try DatabaseURL(url) as DatabaseURL {
-            case .sqlite(let path):
-                guard FileManager.default.fileExists(atPath: path) else {
-                    return .warning("database \(path) does not exist yet: `perennial serve` creates it")
-                }
-                try await SQLiteStorage(path: path).ping()
-                return .ok("database \(path) answers")
-            case .postgres(let url):
-                try await PostgresStorage.checkConnection(url: url)
-                return .ok("PostgreSQL at \(URLComponents(string: url)?.host ?? "?") answers")
+            let database = try DatabaseURL(url) as DatabaseURL
+            if case .sqlite(let path) = database, !FileManager.default.fileExists(atPath: path) {
+                return .warning("database \(path) does not exist yet: `perennial serve` (or `perennial migrate`) creates it")
             }
+            let status = try await database.withStorage(createMissingFile: false) { storage in try await storage.schemaStatus() }
+            if let newest = status.unknown.last {
+                return .error(
+                    .database,
+                    "the database was migrated by a newer Perennial (\(newest)); this binary knows up to \(status.known.last ?? "none"): run the newer binary")
+            }
+            if !status.pending.isEmpty {
+                return .warning("the database answers; \(status.pending.count) migration(s) pending, applied by `perennial migrate` or at `serve`")
+            }
+            return .ok("the database answers, its schema current (\(status.known.last ?? "none"))")
         } catch {
             return .error(.database, "the database cannot be used: \(error)")
         }
