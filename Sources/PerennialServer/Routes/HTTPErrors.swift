@@ -51,7 +51,8 @@ extension EvidenceError: HTTPResponseError, CodedError {
     public var status: HTTPResponse.Status {
         switch self {
         case .malformedRequest, .malformedReceipt: .badRequest
-        case .invalidSignature, .wrongBundleID, .wrongEnvironment, .wrongAppAppleID, .invalidEvidence, .receiptRejected: .unprocessableContent
+        case .invalidSignature, .wrongBundleID, .wrongEnvironment, .wrongAppAppleID, .invalidEvidence, .mismatchedPurchase, .receiptRejected:
+            .unprocessableContent
         case .wrongSharedSecret: .unauthorized
         case .notConfigured: .notImplemented
         case .upstreamRejected: .badGateway
