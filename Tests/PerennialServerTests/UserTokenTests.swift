@@ -12,7 +12,7 @@ import Testing
     static let secret = "user-token-secret-0123456789"
 
     /// An HS256 token as the developer's backend would mint it.
-    static func hs256(sub: String, exp: Date) -> String {
+    static func hs256(sub: String, exp: Date, secret: String = secret) -> String {
         let header = Base64URL.encode(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
         let claims = Base64URL.encode(Data(#"{"sub":"\#(sub)","exp":\#(Int(exp.timeIntervalSince1970))}"#.utf8))
         let input = header + "." + claims
