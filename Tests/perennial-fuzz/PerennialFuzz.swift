@@ -6,6 +6,7 @@ import PerennialFuzzTargets
 /// replayed, under a debugger if need be. Built by `Scripts/fuzz` with `-sanitize=fuzzer
 /// -DLIBFUZZER`, `perennial-fuzz <target> [libFuzzer options] [corpus folders]` is libFuzzer's
 /// driver instead: coverage-guided, it keeps the inputs that reach new code.
+/// `perennial-fuzz --dictionary` prints ``FuzzDictionary`` for libFuzzer's `-dict`.
 @main
 struct PerennialFuzz {
     /// The fuzz suite's corpus, which holds the roots the targets trust.
@@ -14,6 +15,10 @@ struct PerennialFuzz {
 
     static func main() throws {
         let arguments = CommandLine.arguments
+        if arguments.dropFirst().first == "--dictionary" {
+            print(FuzzDictionary.libFuzzerFormat, terminator: "")
+            exit(0)
+        }
         let targets = try FuzzTargets.all(FuzzSetup(corpus: corpus))
         guard arguments.count > 1, let target = targets.first(where: { $0.name == arguments[1] }) else {
             print("usage: perennial-fuzz <target> <input file>…\ntargets: \(targets.map(\.name).joined(separator: ", "))")
@@ -22,19 +27,12 @@ struct PerennialFuzz {
         #if LIBFUZZER
         fuzzed = target
         // libFuzzer reads its own options and corpus folders; the target's name is not one.
-        var argv = ([arguments[0]] + arguments.dropFirst(2)).map { strdup($0) }
-        var argc = Int32(argv.count)
-        argv.append(nil)
-        let status = argv.withUnsafeMutableBufferPointer { buffer in
-            var pointer = buffer.baseAddress!
-            return runFuzzerDriver(&argc, &pointer) { data, size in
-                let input = data.map { Data(bytes: $0, count: size) } ?? Data()
-                // An error that is not the parser's is a finding: libFuzzer keeps the input of a crash.
-                if case .unexpected(let error) = verdict(of: fuzzed!, on: input) { fatalError("\(fuzzed!.name): \(error)") }
-                return 0
-            }
-        }
-        exit(status)
+        let options = [arguments[0]] + arguments.dropFirst(2)
+        var argv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: options.count + 1)
+        for (index, option) in options.enumerated() { argv[index] = strdup(option) }
+        argv[options.count] = nil
+        var argc = Int32(options.count)
+        exit(runFuzzerDriver(&argc, &argv, fuzzOne))
         #else
         var unexpected = false
         for path in arguments.dropFirst(2) {
@@ -67,6 +65,16 @@ struct PerennialFuzz {
 #if LIBFUZZER
 /// The target libFuzzer's callback runs, set once before the driver starts.
 nonisolated(unsafe) private var fuzzed: FuzzTarget?
+
+/// libFuzzer's callback: an error that is not the parser's is a finding, made a crash so that
+/// libFuzzer keeps the input. Exported under libFuzzer's name, which its own `main` (linked,
+/// though SwiftPM's entry point is the one that runs) refers to.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let input = data.map { Data(bytes: $0, count: size) } ?? Data()
+    if case .unexpected(let error) = PerennialFuzz.verdict(of: fuzzed!, on: input) { fatalError("\(fuzzed!.name): \(error)") }
+    return 0
+}
 
 /// libFuzzer's entry point for a program with its own `main` (SwiftPM names the executable's
 /// entry point itself, so libFuzzer's `main` cannot be used).

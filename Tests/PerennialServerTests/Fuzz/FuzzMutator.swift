@@ -1,15 +1,16 @@
 import Foundation
 import PerennialAppStore
 import PerennialCore
+import PerennialFuzzTargets
 
 /// A deterministic mutation fuzzer: each input is a corpus entry changed by a few mutations drawn
 /// from a seeded generator, so a run is repeatable from its seed and a finding can be replayed.
 ///
 /// The mutations are the kinds that break parsers: bit flips, byte insertions and deletions,
 /// duplication, truncation, splices of two entries, values at the edges of what numbers and
-/// strings can hold (`-1e300`, `NaN`, integers past 64 bits, long and unpaired-surrogate strings),
-/// deep nesting, and mutations of the bytes inside a base64 run (a JWS segment, a receipt) so the
-/// parsers behind the encoding see broken bytes too.
+/// strings can hold (``FuzzDictionary``: `-1e300`, `NaN`, integers past 64 bits, long and
+/// unpaired-surrogate strings), deep nesting, and mutations of the bytes inside a base64 run (a
+/// JWS segment, a receipt) so the parsers behind the encoding see broken bytes too.
 struct FuzzMutator {
     /// No input grows past a megabyte: the routes refuse bodies over four.
     static let maximumSize = 1 << 20
@@ -66,13 +67,13 @@ struct FuzzMutator {
             let other = [UInt8](corpus.randomElement(using: &random)!)
             bytes = Array(bytes[..<Int.random(in: 0...bytes.count, using: &random)]) + other[Int.random(in: 0...other.count, using: &random)...]
         case .insertToken:
-            bytes.insert(contentsOf: Self.interestingTokens.randomElement(using: &random)!.utf8, at: Int.random(in: 0...bytes.count, using: &random))
+            bytes.insert(contentsOf: FuzzDictionary.tokens.randomElement(using: &random)!.utf8, at: Int.random(in: 0...bytes.count, using: &random))
         case .replaceNumber:
             guard let number = randomRun(in: bytes, where: Self.isNumberByte) else { return nil }
-            bytes.replaceSubrange(number, with: Self.interestingNumbers.randomElement(using: &random)!.utf8)
+            bytes.replaceSubrange(number, with: FuzzDictionary.numbers.randomElement(using: &random)!.utf8)
         case .replaceString:
             guard let string = randomRun(in: bytes, where: { $0 != UInt8(ascii: "\"") && $0 >= 0x20 }) else { return nil }
-            bytes.replaceSubrange(string, with: Self.interestingStrings.randomElement(using: &random)!.utf8)
+            bytes.replaceSubrange(string, with: FuzzDictionary.strings.randomElement(using: &random)!.utf8)
         case .nest:
             let depth = Int.random(in: 1...20_000, using: &random)
             let (open, close) = Bool.random(using: &random) ? ("[", "]") : (#"{"a":"#, "}")
@@ -135,21 +136,4 @@ struct FuzzMutator {
     }
 
     private static let interestingBytes: [UInt8] = [0x00, 0x01, 0x7F, 0x80, 0xFF, 0xC0, 0xED, 0xFE] + #""\{}[],:.=&%+"#.utf8
-
-    private static let interestingNumbers = [
-        "-1e300", "1e300", "1e309", "-1e309", "1e-400", "-0", "0", "-1", "NaN", "Infinity", "-Infinity", "nan",
-        "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "18446744073709551616",
-        "1.7976931348623157e308", "4.9e-324", "99999999999999999999999999999999999999", "2147483648", "-2147483649",
-        "253402300800000", "-62135596800001", "1e19", "-1e19", "0.5", "1.0000000000000002",
-    ]
-
-    private static let interestingStrings = [
-        "", "NaN", "-1e300", #"\u0000"#, #"\ud800"#, #"\udfff\ud800"#, #"\\\\\""#, "%", "%zz", "%00", "+", "&&==", "\u{FEFF}",
-        String(repeating: "A", count: 100_000), String(repeating: "é", count: 10_000), "Production", "Sandbox", "Xcode", "ES256", "none",
-    ]
-
-    private static let interestingTokens = interestingNumbers + [
-        "null", "true", "false", "[]", "{}", #""""#, #""NaN""#, #""-1e300""#, #""\u0000""#, #""\ud800""#, "\\", "\"", ",", ":",
-        "{", "}", "[", "]", ".", "..", "=", "&", "%", "%zz", "+", "==", #","crit":["exp"]"#, #""x5c":[]"#, #""alg":"none""#,
-    ]
 }

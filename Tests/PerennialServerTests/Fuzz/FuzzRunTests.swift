@@ -3,8 +3,9 @@ import PerennialFuzzTargets
 import Testing
 
 /// The fuzz runs report what they must: an input that hangs (and the run ends instead of the
-/// test), an error that is not the parser's, a seed the target refuses; and the mutator draws the
-/// same inputs from the same seed, with every kind of mutation, within its size cap.
+/// test), an error that is not the parser's, a seed the target refuses; the mutator draws the
+/// same inputs from the same seed, with every kind of mutation, within its size cap; and the
+/// dictionary reaches libFuzzer in its format.
 @Suite struct FuzzRunTests {
     static func entry(_ name: String, _ text: String) -> FuzzCorpus.Entry {
         FuzzCorpus.Entry(name: name, bytes: Data(text.utf8))
@@ -49,5 +50,13 @@ import Testing
         #expect(drawn.map(\.input) != (0..<2_000).map { _ in other.next().input })
         #expect(Set(drawn.flatMap(\.mutations)) == Set(FuzzMutator.Mutation.allCases.map(\.rawValue)))
         #expect(drawn.allSatisfy { $0.input.count <= FuzzMutator.maximumSize })
+    }
+
+    @Test func theDictionaryIsInLibFuzzersFormat() {
+        let lines = FuzzDictionary.libFuzzerFormat.split(separator: "\n")
+        #expect(lines.contains(#""-1e300""#) && lines.contains(#""\\""#) && lines.contains(#""\"""#))
+        #expect(lines.contains(#""\xEF\xBB\xBF""#))
+        #expect(lines.allSatisfy { $0.hasPrefix("\"") && $0.hasSuffix("\"") && $0.allSatisfy { (0x20...0x7E).contains($0.asciiValue ?? 0) } })
+        #expect(!lines.contains { $0.contains("AAAA") })
     }
 }

@@ -11,7 +11,7 @@ import Testing
 /// and `-malloc_limit_mb` watch one target alone (`Scripts/fuzz`).
 ///
 /// CI runs the default budget. A longer run on demand, with other mutations:
-/// `PERENNIAL_FUZZ_ITERATIONS=100000 PERENNIAL_FUZZ_SEED=7 swift test --filter FuzzTests`;
+/// `PERENNIAL_FUZZ_ITERATIONS=20000 PERENNIAL_FUZZ_SEED=7 swift test --filter FuzzTests`;
 /// coverage-guided runs use libFuzzer (`Scripts/fuzz`).
 @Suite struct FuzzTests {
     /// Mutated inputs per target (`PERENNIAL_FUZZ_ITERATIONS`), by default sized for CI: every
