@@ -212,6 +212,28 @@ let package = Package(
             path: "Benchmarks/perennial-bench",
             swiftSettings: swiftSettings
         ),
+        // Every parser of outside data as a fuzz target, for the fuzz suite (PerennialServerTests'
+        // FuzzTests) and for coverage-guided runs with libFuzzer (`Scripts/fuzz`).
+        .target(
+            name: "PerennialFuzzTargets",
+            dependencies: [
+                "PerennialCore", "PerennialAppStore", "PerennialServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Tests/PerennialFuzzTargets",
+            swiftSettings: swiftSettings
+        ),
+        // Replays inputs through a fuzz target; built with `-sanitize=fuzzer -DLIBFUZZER`
+        // (`Scripts/fuzz`), it is libFuzzer's driver instead.
+        .executableTarget(
+            name: "perennial-fuzz",
+            dependencies: ["PerennialFuzzTargets"],
+            path: "Tests/perennial-fuzz",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PerennialTestSupport",
             dependencies: ["PerennialCore"],
@@ -302,19 +324,20 @@ let package = Package(
             name: "PerennialServerTests",
             dependencies: [
                 "PerennialServer", "PerennialCore", "PerennialAppStore", "PerennialStorage", "PerennialSQLite",
-                "PerennialPostgres", "PerennialSimulator", "PerennialTestSupport", "PerennialStorageContract",
+                "PerennialPostgres", "PerennialSimulator", "PerennialTestSupport", "PerennialStorageContract", "PerennialFuzzTargets",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["Golden"],
+            exclude: ["Golden", "FuzzCorpus"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

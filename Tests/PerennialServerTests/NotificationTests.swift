@@ -10,18 +10,8 @@ import PerennialStorage
 import Testing
 
 @Suite struct NotificationTests {
-    /// Alice bought (and her app will post the purchase at `boughtAt`); then the subscription renewed.
-    private func renewed() throws -> (world: StoreWorld, boughtAt: Date, purchase: String, renewal: WireNotification) {
-        var world = try StoreWorld()
-        let (transaction, _) = try world.buy("pro.monthly")
-        let boughtAt = world.state.now
-        let purchase = try world.signed(transaction)
-        let renewal = try world.perform(.advance(to: try #require(transaction.expiresDate).addingTimeInterval(1))).notifications
-        return (world, boughtAt, purchase, try #require(renewal.first { $0.payload.notificationType == .didRenew }))
-    }
-
     @Test func aV2NotificationPostedTwiceIsAppliedOnce() async throws {
-        let (world, boughtAt, purchase, renewal) = try renewed()
+        let (world, boughtAt, purchase, renewal) = try StoreWorld.renewed()
         let server = try await ServerHarness()
         server.clock.now = boughtAt
         try await server.test { client in
@@ -43,7 +33,7 @@ import Testing
     }
 
     @Test func aV1NotificationPostedTwiceIsAppliedOnce() async throws {
-        let (world, boughtAt, purchase, renewal) = try renewed()
+        let (world, boughtAt, purchase, renewal) = try StoreWorld.renewed()
         let body = try #require(try renewal.v1Body())
         let server = try await ServerHarness()
         server.clock.now = boughtAt
@@ -65,7 +55,7 @@ import Testing
     /// arrives after the later one saying auto-renew was turned off (a minute after: a sandbox
     /// month is five), and must not turn it back on (dated on arrival, it did).
     @Test func aLateV1NotificationDoesNotUndoALaterOne() async throws {
-        let (renewedWorld, boughtAt, purchase, renewal) = try renewed()
+        let (renewedWorld, boughtAt, purchase, renewal) = try StoreWorld.renewed()
         var world = renewedWorld
         let renewalBody = try #require(try renewal.v1Body())
         let renewalID = try transactionID(of: renewal)

@@ -2,6 +2,7 @@ import Foundation
 import PerennialAppStore
 import PerennialCore
 import PerennialSimulator
+import Testing
 
 /// The simulated App Store the server tests buy from: its lifecycle state, the emitter of signed
 /// V2 (and V1) notifications, and the PKI whose roots the server under test trusts.
@@ -61,6 +62,16 @@ struct StoreWorld {
                 environment: environment),
             start: Self.start)
         emitter = NotificationEmitter(pki: pki, configuration: Self.wire)
+    }
+
+    /// Alice bought (and her app will post the purchase at `boughtAt`); then the subscription renewed.
+    static func renewed() throws -> (world: StoreWorld, boughtAt: Date, purchase: String, renewal: WireNotification) {
+        var world = try StoreWorld()
+        let (transaction, _) = try world.buy("pro.monthly")
+        let boughtAt = world.state.now
+        let purchase = try world.signed(transaction)
+        let renewal = try world.perform(.advance(to: try #require(transaction.expiresDate).addingTimeInterval(1))).notifications
+        return (world, boughtAt, purchase, try #require(renewal.first { $0.payload.notificationType == .didRenew }))
     }
 
     /// Performs `action` and returns the notifications Apple would send for it.

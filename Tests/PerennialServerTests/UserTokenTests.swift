@@ -12,12 +12,12 @@ import Testing
     static let secret = "user-token-secret-0123456789"
 
     /// An HS256 token as the developer's backend would mint it.
-    static func hs256(sub: String, exp: Date) -> String {
-        hs256(sub: sub, expText: "\(Int(exp.timeIntervalSince1970))")
+    static func hs256(sub: String, exp: Date, secret: String = secret) -> String {
+        hs256(sub: sub, expText: "\(Int(exp.timeIntervalSince1970))", secret: secret)
     }
 
     /// An HS256 token whose `exp` is the JSON number `expText`, as written.
-    static func hs256(sub: String, expText: String) -> String {
+    static func hs256(sub: String, expText: String, secret: String = secret) -> String {
         let header = Base64URL.encode(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
         let claims = Base64URL.encode(Data(#"{"sub":"\#(sub)","exp":\#(expText)}"#.utf8))
         let input = header + "." + claims
@@ -108,6 +108,19 @@ import Testing
         #expect(throws: AuthError.self) { try verifier.verify(Self.hs256(sub: "alice", exp: now.addingTimeInterval(61)), user: "alice", now: now) }
         #expect(throws: AuthError.expiredUserToken(expiredAt: Int64(now.timeIntervalSince1970) - 1)) {
             try verifier.verify(Self.hs256(sub: "alice", exp: now.addingTimeInterval(-1)), user: "alice", now: now)
+        }
+    }
+
+    /// A token whose header lists critical parameters is refused (RFC 7515 §4.1.11), even signed.
+    @Test func aTokenWithCriticalHeaderParametersIsRefused() throws {
+        let verifier = UserTokenVerifier(hmacSecret: Array(Self.secret.utf8), publicKey: nil)
+        let now = StoreWorld.start
+        let header = Base64URL.encode(Data(#"{"alg":"HS256","typ":"JWT","crit":["exp"]}"#.utf8))
+        let claims = Base64URL.encode(Data(#"{"sub":"alice","exp":\#(Int(now.timeIntervalSince1970) + 60)}"#.utf8))
+        let input = header + "." + claims
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: SymmetricKey(data: Data(Self.secret.utf8)))
+        #expect(throws: AuthError.invalidUserToken(reason: #"unsupported critical header parameters ["exp"]"#)) {
+            try verifier.verify(input + "." + Base64URL.encode(Data(mac)), user: "alice", now: now)
         }
     }
 }

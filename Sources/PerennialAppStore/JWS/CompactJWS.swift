@@ -46,11 +46,12 @@ struct CompactJWS {
         try Self.decode(bytes[..<firstDot], segment: "header")
     }
 
-    /// The decoded header JSON.
+    /// The decoded header JSON, refused when it carries `crit` (see ``ProtectedHeader``).
     func header() throws(JWSVerificationError) -> JWSHeader {
         let json = try headerJSON()
+        let header: ProtectedHeader
         do {
-            return try JSONDecoder().decode(JWSHeader.self, from: json)
+            header = try JSONDecoder().decode(ProtectedHeader.self, from: json)
         } catch let DecodingError.keyNotFound(key, _) {
             throw .malformed("the header has no \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(_, context) {
@@ -58,6 +59,7 @@ struct CompactJWS {
         } catch {
             throw .malformed("the header is not a JSON object")
         }
+        return try header.checked()
     }
 
     /// The decoded payload bytes.

@@ -21,6 +21,10 @@ public enum JWSVerificationError: Error, Equatable, Sendable, CustomStringConver
     case invalidChain(String)
     /// The ES256 signature does not verify with the leaf certificate's key.
     case badSignature
+    /// The header's `crit` lists extension parameters its signer made essential (RFC 7515
+    /// §4.1.11); Apple uses none and Perennial understands none, so honouring the signer means
+    /// refusing the JWS rather than ignoring a condition it cannot check.
+    case unsupportedCriticalParameters([String])
 
     /// The reason and the offending value in words, for logs and HTTP error bodies.
     public var description: String {
@@ -41,6 +45,8 @@ public enum JWSVerificationError: Error, Equatable, Sendable, CustomStringConver
             "invalid certificate chain: \(reason)"
         case .badSignature:
             "the ES256 signature does not verify with the leaf certificate's key"
+        case .unsupportedCriticalParameters(let names):
+            "the header marks \(names.map { "\"\($0)\"" }.joined(separator: ", ")) critical (crit), and no JWS extension is supported (RFC 7515 §4.1.11)"
         }
     }
 }

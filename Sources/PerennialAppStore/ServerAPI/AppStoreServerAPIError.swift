@@ -57,6 +57,15 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
         Self.retryable.contains(self)
     }
 
+    /// Whether Apple says that what was asked about does not exist (a transaction, an original
+    /// transaction, an account, an app transaction, a test notification…): for whoever asked
+    /// Perennial, a "not found", not a failure on Apple's side. Apple's codes begin with the HTTP
+    /// status they come with, so this holds for every 404 code Apple documents, and for those it
+    /// adds later; the retryable ones are excluded, as Apple may yet find the thing.
+    public var isNotFound: Bool {
+        rawValue / 10_000 == 404 && !isRetryable
+    }
+
     /// The code's number.
     public var description: String { String(rawValue) }
 

@@ -153,6 +153,9 @@ public struct AppEvidenceVerifier: Sendable {
         } catch {
             throw .invalidEvidence(error.description)
         }
+        try Self.check(
+            records.renewalInfos.first?.originalTransactionID, in: "the notification's signedRenewalInfo",
+            belongsTo: records.transactions.first?.originalTransactionID)
         return Verified(
             records: records, environment: verifier.environment, raw: body, form: "v2", appleID: uuid,
             notificationType: notification.payload.notificationType?.rawValue ?? "unknown", signedDate: notification.payload.signedDate,
@@ -177,7 +180,9 @@ public struct AppEvidenceVerifier: Sendable {
     }
 
     /// The App Store Server API's Get All Subscription Statuses answer: every signed transaction
-    /// and renewal info in it, verified; `fallback` is the environment when the answer names none.
+    /// and renewal info in it, verified, each entry's three names of its purchase (its
+    /// `originalTransactionId`, its transaction's and its renewal info's) the same; `fallback` is
+    /// the environment when the answer names none.
     public func subscriptionStatuses(_ data: Data, fallback: AppStoreEnvironment) async throws(EvidenceError) -> Verified {
         let response: StatusResponse
         do {
@@ -191,18 +196,25 @@ public struct AppEvidenceVerifier: Sendable {
         }
         var records = EvidenceRecords()
         for item in (response.data ?? []).flatMap({ $0.lastTransactions ?? [] }) {
+            var transaction: Transaction?
+            var renewalInfo: RenewalInfo?
             do {
                 if let signed = item.signedTransactionInfo {
-                    records.transactions.append(try await verifier.verifyTransaction(signed).transaction(source: .serverAPI))
+                    transaction = try await verifier.verifyTransaction(signed).transaction(source: .serverAPI)
                 }
                 if let signed = item.signedRenewalInfo {
-                    records.renewalInfos.append(try await verifier.verifyRenewalInfo(signed).renewalInfo(source: .serverAPI))
+                    renewalInfo = try await verifier.verifyRenewalInfo(signed).renewalInfo(source: .serverAPI)
                 }
             } catch let error as SignedDataVerificationError {
                 throw EvidenceError(error, accepted: accepted)
             } catch {
                 throw .invalidEvidence("\(error)")
             }
+            let purchase = transaction?.originalTransactionID
+            try Self.check(item.originalTransactionId, in: "a subscription status's originalTransactionId", belongsTo: purchase)
+            try Self.check(renewalInfo?.originalTransactionID, in: "a subscription status's signedRenewalInfo", belongsTo: purchase ?? item.originalTransactionId)
+            if let transaction { records.transactions.append(transaction) }
+            if let renewalInfo { records.renewalInfos.append(renewalInfo) }
         }
         return Verified(records: records, environment: environment, raw: data, form: "serverAPI")
     }
@@ -239,6 +251,15 @@ public struct AppEvidenceVerifier: Sendable {
         }
         guard let environment else { return nil }
         return Verified(records: records, environment: environment, raw: raw, form: "serverAPI")
+    }
+
+    /// Evidence that carries a transaction and something said beside it (its renewal info, a
+    /// status entry's id) speaks of one purchase: `found`, what `place` names, must be `purchase`
+    /// when both are known. Records are filed by original transaction id, so a mismatch would
+    /// put the renewal facts of one purchase on another.
+    private static func check(_ found: String?, in place: String, belongsTo purchase: String?) throws(EvidenceError) {
+        guard let found, let purchase, found != purchase else { return }
+        throw .mismatchedPurchase(place: place, expected: purchase, found: found)
     }
 
     /// The verifier of the environment a signed payload claims: read before verification to pick

@@ -19,6 +19,10 @@ public enum EvidenceError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongAppAppleID(String)
     /// Verified data that is not what it claims to be (payload shape, missing mandatory field).
     case invalidEvidence(String)
+    /// Verified data whose parts speak of different purchases: `place` (a renewal info, a status
+    /// entry's id) names original transaction `found` beside a transaction of `expected`. Every
+    /// signature may hold, yet applied it would file one purchase's facts under another.
+    case mismatchedPurchase(place: String, expected: String, found: String)
     /// A V1 notification whose `password` is not the app's shared secret.
     case wrongSharedSecret
     /// The app has no way configured to verify this kind of evidence.
@@ -40,6 +44,8 @@ public enum EvidenceError: Error, Equatable, Sendable, CustomStringConvertible {
             "wrong environment: this app accepts \(accepted.joined(separator: ", ")), got \(actual ?? "none")"
         case .wrongAppAppleID(let reason): reason
         case .invalidEvidence(let reason): "invalid evidence: \(reason)"
+        case .mismatchedPurchase(let place, let expected, let found):
+            "malformed evidence: \(place) names original transaction \(found), but its transaction is of \(expected)"
         case .wrongSharedSecret: "the notification's password is not the app's shared secret"
         case .notConfigured(let what): "not configured: \(what)"
         case .receiptRejected(let reason): "receipt rejected: \(reason)"
@@ -58,6 +64,7 @@ public enum EvidenceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongEnvironment: "wrongEnvironment"
         case .wrongAppAppleID: "wrongAppAppleId"
         case .invalidEvidence: "invalidEvidence"
+        case .mismatchedPurchase: "mismatchedPurchase"
         case .wrongSharedSecret: "wrongSharedSecret"
         case .notConfigured: "notConfigured"
         case .receiptRejected: "receiptRejected"
@@ -70,7 +77,7 @@ public enum EvidenceError: Error, Equatable, Sendable, CustomStringConvertible {
     public var isVerificationFailure: Bool {
         switch self {
         case .malformedReceipt, .invalidSignature, .wrongBundleID, .wrongEnvironment, .wrongAppAppleID, .invalidEvidence,
-            .wrongSharedSecret, .receiptRejected:
+            .mismatchedPurchase, .wrongSharedSecret, .receiptRejected:
             true
         case .malformedRequest, .notConfigured, .upstreamRejected, .appleUnavailable:
             false

@@ -44,7 +44,12 @@ public struct UserTokenVerifier: Sendable {
         self.init(hmacSecret: secret, publicKey: publicKey, maxLifetime: configuration.maxLifetimeSeconds)
     }
 
-    private struct Header: Decodable { var alg: String }
+    private struct Header: Decodable {
+        var alg: String
+        /// RFC 7515 §4.1.11: a token whose signer made its validity depend on parameters this
+        /// verifier does not know must be refused; this verifier knows none.
+        var crit: [String]?
+    }
     private struct Claims: Decodable {
         var sub: String?
         var exp: Double?
@@ -62,6 +67,7 @@ public struct UserTokenVerifier: Sendable {
         guard let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
             throw .invalidUserToken(reason: "unreadable header")
         }
+        if let critical = header.crit { throw .invalidUserToken(reason: "unsupported critical header parameters \(critical)") }
         let signingInput = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         switch header.alg {
         case "HS256":

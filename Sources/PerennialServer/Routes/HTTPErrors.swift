@@ -51,7 +51,8 @@ extension EvidenceError: HTTPResponseError, CodedError {
     public var status: HTTPResponse.Status {
         switch self {
         case .malformedRequest, .malformedReceipt: .badRequest
-        case .invalidSignature, .wrongBundleID, .wrongEnvironment, .wrongAppAppleID, .invalidEvidence, .receiptRejected: .unprocessableContent
+        case .invalidSignature, .wrongBundleID, .wrongEnvironment, .wrongAppAppleID, .invalidEvidence, .mismatchedPurchase, .receiptRejected:
+            .unprocessableContent
         case .wrongSharedSecret: .unauthorized
         case .notConfigured: .notImplemented
         case .upstreamRejected: .badGateway
@@ -87,11 +88,13 @@ extension IngestError: HTTPResponseError, CodedError {
 }
 
 /// A call to the App Store Server API that failed: 503 when Apple could not be reached or kept
-/// failing (try again), 502 when it refused.
+/// failing (try again), 404 when Apple knows nothing of what was asked about (the caller's id is
+/// what is wrong), 502 when it refused.
 extension AppStoreServerAPIError: HTTPResponseError, CodedError {
     public var status: HTTPResponse.Status {
         switch self {
         case .transport, .rateLimited, .retriesExhausted: .serviceUnavailable
+        case .api(_, let code, _) where code.isNotFound: .notFound
         default: .badGateway
         }
     }
@@ -99,6 +102,7 @@ extension AppStoreServerAPIError: HTTPResponseError, CodedError {
     public var code: String {
         switch self {
         case .transport, .rateLimited, .retriesExhausted: "appleUnavailable"
+        case .api(_, let code, _) where code.isNotFound: "notFoundAtApple"
         default: "upstreamRejected"
         }
     }

@@ -182,14 +182,59 @@ struct JWSRejectionTests {
         }
     }
 
+    /// A JWS of the trusted chain whose header also carries `"crit": <crit>` and the parameter it
+    /// names, signed by the chain's leaf: everything about it verifies but the `crit`.
+    func signed(crit: String) throws -> String {
+        let x5c = pki.x5c.map { "\"\($0)\"" }.joined(separator: ",")
+        let header = #"{"alg":"ES256","crit":\#(crit),"exp":1,"x5c":[\#(x5c)]}"#
+        return try JWSSigning.sign(headerJSON: Data(header.utf8), payloadJSON: JWSTestPKI.payload(), key: pki.leafKey)
+    }
+
+    /// RFC 7515 §4.1.11: critical parameters must be understood, and Perennial understands none.
+    @Test(arguments: [
+        (#"["exp"]"#, ["exp"]),
+        (#"["b64","exp"]"#, ["b64", "exp"]),
+        (#"["alg"]"#, ["alg"]),
+    ])
+    func aListedCriticalParameterIsRefusedByName(crit: String, names: [String]) async throws {
+        let compact = try signed(crit: crit)
+        await #expect(throws: JWSVerificationError.unsupportedCriticalParameters(names)) { try await verifier.verify(compact) }
+        // The unverified door (StoreKit-testing data) reads headers the same way.
+        #expect(throws: JWSVerificationError.unsupportedCriticalParameters(names)) { try JWSDecoding.decodeUnverified(compact) }
+        #expect(verifier.cachedChainCount == 0)
+    }
+
+    @Test(arguments: [#"[]"#, #""exp""#, #"[1]"#, #"null"#, #"["exp","exp"]"#, #"{"exp":true}"#])
+    func aMalformedCriticalListIsRefused(crit: String) async throws {
+        let compact = try signed(crit: crit)
+        let error = await #expect(throws: JWSVerificationError.self) { try await verifier.verify(compact) }
+        guard case .malformed(let reason) = error else {
+            Issue.record("expected a malformed crit, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains(#""crit""#))
+    }
+
+    /// The chain cache is keyed by the header's bytes: a chain already verified without `crit`
+    /// does not let the same chain with `crit` through the synchronous fast path.
+    @Test func aCachedChainDoesNotLetACriticalHeaderThrough() async throws {
+        _ = try await verifier.verify(pki.sign(payloadJSON: JWSTestPKI.payload()))
+        #expect(verifier.cachedChainCount == 1)
+        let compact = try signed(crit: #"["exp"]"#)
+        #expect(try verifier.verifyWithCachedChain(compact) == nil)
+        await #expect(throws: JWSVerificationError.unsupportedCriticalParameters(["exp"])) { try await verifier.verify(compact) }
+    }
+
     @Test func rejectionsDescribeThemselves() {
         let errors: [JWSVerificationError] = [
             .malformed("x"), .unsupportedAlgorithm("none"), .chainLength(2), .untrustedRoot("y"),
             .missingMarkerExtension(role: "leaf", oid: "1.2"), .expired(validationTime: JWSTestPKI.signedDate, reason: "z"),
-            .invalidChain("w"), .badSignature,
+            .invalidChain("w"), .badSignature, .unsupportedCriticalParameters(["exp", "b64"]),
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
         #expect(JWSVerificationError.expired(validationTime: JWSTestPKI.signedDate, reason: "z").description.contains("2024-06-01T00:00:00Z"))
+        let critical = JWSVerificationError.unsupportedCriticalParameters(["exp", "b64"]).description
+        #expect(critical.contains(#""exp", "b64""#) && critical.contains("crit") && critical.contains("RFC 7515"))
     }
 
     static func isUntrustedRoot(_ error: JWSVerificationError) -> Bool {

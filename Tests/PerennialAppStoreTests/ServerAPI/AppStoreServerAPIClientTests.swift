@@ -46,6 +46,19 @@ struct AppStoreServerAPIClientTests {
         #expect(!APIErrorCode(rawValue: code).isRetryable)
     }
 
+    /// Apple's documented "not found" codes are a 404 for Perennial's caller; their retryable
+    /// cousins (retried, then "unavailable") and every other code are not.
+    @Test(arguments: [
+        (APIErrorCode.accountNotFound, true), (.appNotFound, true), (.originalTransactionIdNotFound, true),
+        (.serverNotificationURLNotFound, true), (.testNotificationNotFound, true), (.statusRequestNotFound, true),
+        (.transactionIdNotFound, true), (.appTransactionDoesNotExist, true), (.messageNotFound, true),
+        (.accountNotFoundRetryable, false), (.appNotFoundRetryable, false), (.originalTransactionIdNotFoundRetryable, false),
+        (.invalidTransactionId, false), (.subscriptionMaxExtension, false), (.rateLimitExceeded, false), (.generalInternal, false),
+    ])
+    func notFoundCodesAreTold(code: APIErrorCode, isNotFound: Bool) {
+        #expect(code.isNotFound == isNotFound)
+    }
+
     @Test func retryableCodeThatPersistsExhaustsTheRetries() async throws {
         let context = ServerAPITestContext(Array(repeating: appleError(4_040_002, status: 404), count: 3))
         let last = AppStoreServerAPIError.api(status: 404, code: .accountNotFoundRetryable, message: "message 4040002")
