@@ -64,6 +64,7 @@ import FoundationNetworking
     struct Answer {
         var status: Int
         var cookie: String?
+        var text: String
     }
 
     /// One request, redirects not followed, so a sign-in's cookie is seen.
@@ -78,9 +79,9 @@ import FoundationNetworking
         request.httpBody = body.map { Data($0.utf8) }
         let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
-        let (_, response) = try await session.data(for: request)
+        let (data, response) = try await session.data(for: request)
         let http = response as? HTTPURLResponse
-        return Answer(status: http?.statusCode ?? 0, cookie: http?.value(forHTTPHeaderField: "Set-Cookie"))
+        return Answer(status: http?.statusCode ?? 0, cookie: http?.value(forHTTPHeaderField: "Set-Cookie"), text: String(decoding: data, as: UTF8.self))
     }
 
     final class NoRedirects: NSObject, URLSessionTaskDelegate {
