@@ -132,7 +132,7 @@ public struct MassExtensions: Service {
             job.polls += 1
             if status.complete == true {
                 job.progress.appliedCount = try await apply(
-                    productID: job.progress.productId, since: job.since, action: job.action, app: app, client: client, dependencies: dependencies)
+                    productID: job.progress.productId, since: job.since, action: job.action, app: app, client: client)
                 job.progress.state = "applied"
                 stored.state = .done
             } else {
@@ -176,12 +176,12 @@ public struct MassExtensions: Service {
     /// another product, or extended alone a moment before, was credited to the operator's mass
     /// extension without the product's filter.
     private func apply(
-        productID: String, since: Date, action: AdminAction, app: AppContext, client: AppStoreServerAPIClient, dependencies: ServerDependencies
+        productID: String, since: Date, action: AdminAction, app: AppContext, client: AppStoreServerAPIClient
     ) async throws -> Int {
         let extended = try await subscriptions(
-            notified: .renewalExtended, subtype: nil, productID: productID, since: since, app: app, client: client, dependencies: dependencies)
+            notified: .renewalExtended, subtype: nil, productID: productID, since: since, app: app, client: client)
         let failed = try await subscriptions(
-            notified: .renewalExtension, subtype: .failure, productID: productID, since: since, app: app, client: client, dependencies: dependencies)
+            notified: .renewalExtension, subtype: .failure, productID: productID, since: since, app: app, client: client)
         let applied = extended.subtracting(failed)
         for id in applied.sorted() { try await dependencies.refresh(id, app: app, client: client, action: action) }
         return applied.count
@@ -191,7 +191,7 @@ public struct MassExtensions: Service {
     /// notification history since `since`.
     private func subscriptions(
         notified type: NotificationTypeV2, subtype: NotificationSubtypeV2?, productID: String, since: Date, app: AppContext,
-        client: AppStoreServerAPIClient, dependencies: ServerDependencies
+        client: AppStoreServerAPIClient
     ) async throws -> Set<String> {
         let request = try JSONEncoder().encode(
             NotificationHistoryRequest(
