@@ -111,6 +111,22 @@ import Testing
         throttle.recordFailure(address: "a")
         #expect(wait() == nil)
     }
+
+    /// A flood from more addresses than are tracked keeps the maps bounded: every address is
+    /// still limited, and memory is not.
+    @Test func aFloodFromManyAddressesStaysBounded() throws {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_700_000_000))
+        let throttle = RequestThrottle(limits: ServerLimits(clientRequestsPerSecondPerAddress: 0.001, clientRequestsPerSecondPerKey: 1e9, clientBurst: 1), clock: clock)
+        for index in 0..<(RequestThrottle.maximumTracked + 50_000) {
+            let address = "198.18.\(index)"
+            try throttle.admit(address: address, key: "app")
+            throttle.recordFailure(address: address)
+        }
+        #expect(throttle.trackedCount <= 2 * RequestThrottle.maximumTracked + 1)
+        // A busy address is still held to its rate after the sweeps.
+        try throttle.admit(address: "203.0.113.1", key: "app")
+        #expect(throws: AuthError.self) { try throttle.admit(address: "203.0.113.1", key: "app") }
+    }
 }
 
 extension HTTPFields {

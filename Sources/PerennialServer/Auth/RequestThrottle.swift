@@ -13,7 +13,9 @@ import Synchronization
 /// would otherwise reset an address's admin-key guesses). Held in
 /// memory, per instance (docs/configuration.md says so): a rate is a property of the traffic one
 /// process sees, and a database write per request would cost more than the request. Each map is
-/// bounded: past ``maximumTracked`` callers those at rest are forgotten.
+/// bounded: past ``maximumTracked`` callers those at rest are forgotten, and if that leaves more
+/// than half, all are (so a sweep costs its n at most once every n/2 new callers, however many
+/// addresses a flood comes from).
 final class RequestThrottle: Sendable {
     static let maximumTracked = 100_000
 
@@ -80,7 +82,7 @@ final class RequestThrottle: Sendable {
             }
             state.failures[address] = failures
             if state.failures.count > Self.maximumTracked {
-                state.failures = state.failures.filter { ($0.value.waitUntil ?? $0.value.last) > now }
+                state.failures = Self.swept(state.failures) { ($0.waitUntil ?? $0.last) > now }
             }
             return failures.count
         }
@@ -92,9 +94,20 @@ final class RequestThrottle: Sendable {
         buckets[id] = bucket
         if buckets.count > maximumTracked {
             // A bucket idle long enough to be full again is the same as none.
-            buckets = buckets.filter { !$0.value.isFull(at: now) }
+            buckets = swept(buckets) { !$0.isFull(at: now) }
         }
         return wait
+    }
+
+    /// `entries` less those at rest, or none when more than half are busy.
+    private static func swept<Value>(_ entries: [String: Value], keeping busy: (Value) -> Bool) -> [String: Value] {
+        let kept = entries.filter { busy($0.value) }
+        return kept.count > maximumTracked / 2 ? [:] : kept
+    }
+
+    /// How many addresses, keys and failing addresses are tracked, for tests of the bound.
+    var trackedCount: Int {
+        state.withLock { $0.byAddress.count + $0.byKey.count + $0.failures.count }
     }
 
     /// Whole seconds for `Retry-After`, at least one.
