@@ -33,6 +33,7 @@ enum PostgresMigrations {
         Migration(version: 11, name: "app-users-per-app", statements: appUsersPerApp),
         Migration(version: 12, name: "dashboard-sessions", statements: dashboardSessions),
         Migration(version: 13, name: "jobs", statements: jobs),
+        Migration(version: 14, name: "audit-per-app", statements: auditPerApp),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -366,5 +367,26 @@ enum PostgresMigrations {
         )
         """,
         "CREATE INDEX jobs_due ON jobs (kind, state, next_attempt_at)",
+    ]
+
+    /// Timeline entries become each app's own, as app user ids are: an entry caused by evidence
+    /// belongs to the evidence's app; one without evidence to the only app its user is known in, or
+    /// to the only app of a database that has one. An entry neither tells stays without an app and
+    /// shows in the user's timeline of every app (and goes when the user's data is erased in any).
+    private static let auditPerApp = [
+        "ALTER TABLE audit ADD COLUMN app_bundle_id TEXT",
+        """
+        UPDATE audit SET app_bundle_id = e.app_bundle_id FROM evidence e WHERE e.id = audit.evidence_id
+        """,
+        """
+        UPDATE audit SET app_bundle_id = (SELECT MIN(a.app_bundle_id) FROM app_users a WHERE a.app_user_id = audit.app_user_id)
+        WHERE app_bundle_id IS NULL AND (SELECT COUNT(*) FROM app_users a WHERE a.app_user_id = audit.app_user_id) = 1
+        """,
+        """
+        UPDATE audit SET app_bundle_id = (SELECT MIN(app_bundle_id) FROM evidence)
+        WHERE app_bundle_id IS NULL AND (SELECT COUNT(DISTINCT app_bundle_id) FROM evidence) = 1
+        """,
+        "DROP INDEX audit_by_user",
+        "CREATE INDEX audit_by_user ON audit (app_user_id, app_bundle_id, id)",
     ]
 }

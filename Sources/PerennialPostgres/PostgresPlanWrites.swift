@@ -65,8 +65,8 @@ struct PostgresPlanWrites: PostgresPreparedStatement {
             ON CONFLICT (app_bundle_id, environment, dimension, day, metric, segment, currency)
             DO UPDATE SET value = analytics_counters.value + excluded.value
         )
-        INSERT INTO audit (app_user_id, at, kind, detail, evidence_id)
-        SELECT CASE WHEN has_user THEN user_id END, at, kind, detail, $37::int8
+        INSERT INTO audit (app_user_id, app_bundle_id, at, kind, detail, evidence_id)
+        SELECT CASE WHEN has_user THEN user_id END, $15, at, kind, detail, $37::int8
         FROM unnest($32::bool[], $33::text[], $34::float8[], $35::text[], $36::text[])
             WITH ORDINALITY AS a(has_user, user_id, at, kind, detail, n)
         ORDER BY n

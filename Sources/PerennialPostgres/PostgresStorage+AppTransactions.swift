@@ -31,6 +31,24 @@ extension PostgresStorage {
         }
     }
 
+    public func rescindConsent(_ rescission: ConsentRescission, appBundleID: String, at: Date) async throws(StorageError) -> [AppUserID] {
+        try await transaction("rescind consent for app transaction \(rescission.appTransactionID)") { rows in
+            var users: [AppUserID] = []
+            for try await user in try await rows.connection.query(
+                """
+                SELECT app_user_id FROM app_transactions WHERE app_bundle_id = \(appBundleID) AND app_transaction_id = \(rescission.appTransactionID)
+                ORDER BY 1
+                """, logger: rows.logger
+            ).decode(String.self) { users.append(AppUserID(rawValue: user)) }
+            var told: [AppUserID] = []
+            for user in users where try await Self.insert(try rescission.event(of: user, appBundleID: appBundleID), at: at, rows) {
+                try await Self.insert(rescission.audit(of: user, appBundleID: appBundleID, at: at), rows)
+                told.append(user)
+            }
+            return told
+        }
+    }
+
     public func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? {
         try await withRows("read the app transaction of \(user)") { rows in try await Self.appTransaction(of: user, appBundleID: appBundleID, rows) }
     }

@@ -120,13 +120,4 @@ extension PostgresStorage {
         for try await _ in rows.decode(String.self) { found = true }
         return found
     }
-
-    static func insert(_ audit: AuditEntry.Draft, _ rows: PostgresRows) async throws {
-        let detail = String(decoding: try StorageJSON.encode(audit.detail, what: "audit detail"), as: UTF8.self)
-        try await rows.connection.query(
-            """
-            INSERT INTO audit (app_user_id, at, kind, detail, evidence_id)
-            VALUES (\(audit.appUserID?.rawValue), \(audit.at.timeIntervalSince1970), \(audit.kind.rawValue), \(detail), NULL)
-            """, logger: rows.logger)
-    }
 }

@@ -71,21 +71,7 @@ extension PostgresStorage {
 
     /// The change's event and timeline entry, in the caller's transaction.
     private static func record(_ write: GrantWrite, _ rows: PostgresRows) async throws {
-        let event = write.event
-        let at = write.audit.at.timeIntervalSince1970
-        let payload = String(decoding: event.payload, as: UTF8.self)
-        try await rows.connection.query(
-            """
-            INSERT INTO outbox (event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at)
-            VALUES (\(event.eventID), \(event.appUserID.rawValue), \(event.appBundleID), \(event.kind),
-                    \(event.occurredAt.timeIntervalSince1970), \(payload), \(at))
-            ON CONFLICT (app_user_id, event_id) DO NOTHING
-            """, logger: rows.logger)
-        let detail = String(decoding: try StorageJSON.encode(write.audit.detail, what: "audit detail"), as: UTF8.self)
-        try await rows.connection.query(
-            """
-            INSERT INTO audit (app_user_id, at, kind, detail, evidence_id)
-            VALUES (\(write.appUserID.rawValue), \(at), \(write.audit.kind.rawValue), \(detail), NULL)
-            """, logger: rows.logger)
+        try await insert(write.event, at: write.audit.at, rows)
+        try await insert(write.audit, rows)
     }
 }

@@ -37,8 +37,8 @@ extension PostgresStorage {
             guard try await !rows.all(fail).isEmpty else { return false }
             try await rows.connection.query(
                 """
-                INSERT INTO audit (app_user_id, at, kind, detail, evidence_id)
-                SELECT app_user_id, \(at), \(kind), \(detail), NULL FROM bindings WHERE original_transaction_id = \(originalTransactionID)
+                INSERT INTO audit (app_user_id, app_bundle_id, at, kind, detail, evidence_id)
+                SELECT app_user_id, app_bundle_id, \(at), \(kind), \(detail), NULL FROM bindings WHERE original_transaction_id = \(originalTransactionID)
                 """, logger: rows.logger)
             return true
         }

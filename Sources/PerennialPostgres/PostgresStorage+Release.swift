@@ -31,24 +31,8 @@ extension PostgresStorage {
                 INSERT INTO subscriber_views (app_user_id, app_bundle_id, view) VALUES (\(found), \(appBundleID), \(viewJSON))
                 ON CONFLICT (app_user_id, app_bundle_id) DO UPDATE SET view = excluded.view
                 """, logger: rows.logger)
-            let at = now.timeIntervalSince1970
-            for event in release.outbox {
-                let payload = String(decoding: event.payload, as: UTF8.self)
-                try await rows.connection.query(
-                    """
-                    INSERT INTO outbox (event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at)
-                    VALUES (\(event.eventID), \(found), \(appBundleID), \(event.kind), \(event.occurredAt.timeIntervalSince1970), \(payload), \(at))
-                    ON CONFLICT (app_user_id, event_id) DO NOTHING
-                    """, logger: rows.logger)
-            }
-            for entry in release.audit {
-                let detail = String(decoding: try StorageJSON.encode(entry.detail, what: "audit detail"), as: UTF8.self)
-                try await rows.connection.query(
-                    """
-                    INSERT INTO audit (app_user_id, at, kind, detail, evidence_id)
-                    VALUES (\(found), \(entry.at.timeIntervalSince1970), \(entry.kind.rawValue), \(detail), NULL)
-                    """, logger: rows.logger)
-            }
+            for event in release.outbox { try await Self.insert(event, at: now, rows) }
+            for entry in release.audit { try await Self.insert(entry, rows) }
             return release
         }
     }

@@ -103,18 +103,21 @@ public struct PostgresStorage: SubscriberStorage {
         }
     }
 
-    public func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] {
+    public func timeline(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [AuditEntry] {
         try await perform("read timeline of \(user)") {
             let rows = try await client.query(
-                "SELECT id, evidence_id, at, kind, detail FROM audit WHERE app_user_id = \(user.rawValue) ORDER BY id", logger: logger)
+                """
+                SELECT id, evidence_id, app_bundle_id, at, kind, detail FROM audit
+                WHERE app_user_id = \(user.rawValue) AND (app_bundle_id = \(appBundleID) OR app_bundle_id IS NULL) ORDER BY id
+                """, logger: logger)
             var entries: [AuditEntry] = []
-            for try await (id, evidenceID, at, kind, detail) in rows.decode((Int64, Int64?, Double, String, String).self) {
+            for try await (id, evidenceID, app, at, kind, detail) in rows.decode((Int64, Int64?, String?, Double, String, String).self) {
                 let decoded = try StorageJSON.decode(AuditDetail.self, from: detail, table: "audit", key: "\(id)")
                 entries.append(
                     AuditEntry(
                         id: id, evidenceID: evidenceID,
                         entry: AuditEntry.Draft(
-                            appUserID: user, at: Date(timeIntervalSince1970: at), kind: AuditKind(rawValue: kind), detail: decoded)))
+                            appUserID: user, appBundleID: app, at: Date(timeIntervalSince1970: at), kind: AuditKind(rawValue: kind), detail: decoded)))
             }
             return entries
         }
@@ -139,28 +142,9 @@ public struct PostgresStorage: SubscriberStorage {
 
     public func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] {
         try await perform("read pending outbox") {
-            let rows = try await client.query(
-                """
-                SELECT id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts,
-                       next_attempt_at, delivered_at
-                FROM outbox WHERE delivered_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT \(limit)
-                """, logger: logger)
-            var entries: [OutboxEntry] = []
-            let columns = (Int64, String, String, String, String, Double, String, Double, Int32, Double?, Double?).self
-            for try await (id, eventID, user, app, kind, occurredAt, payload, createdAt, attempts, nextAttemptAt, deliveredAt)
-                in rows.decode(columns)
-            {
-                entries.append(
-                    OutboxEntry(
-                        id: id,
-                        event: OutboxEntry.Draft(
-                            eventID: eventID, appUserID: AppUserID(rawValue: user), appBundleID: app, kind: kind,
-                            occurredAt: Date(timeIntervalSince1970: occurredAt), payload: Data(payload.utf8)),
-                        createdAt: Date(timeIntervalSince1970: createdAt), attempts: Int(attempts),
-                        nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)),
-                        deliveredAt: deliveredAt.map(Date.init(timeIntervalSince1970:))))
-            }
-            return entries
+            var query = PostgresQuery(unsafeSQL: Self.outboxColumns + " WHERE delivered_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT $1")
+            query.binds.append(Int64(limit))
+            return try await Self.outboxEntries(try await client.query(query, logger: logger))
         }
     }
 
@@ -177,6 +161,56 @@ public struct PostgresStorage: SubscriberStorage {
             for try await count in rows.decode(Int64.self) { return Int(count) }
             return 0
         }
+    }
+
+    /// Enqueues `event` in the caller's transaction, once per user and event id.
+    /// - Returns: false when the user already had the event (nothing changed).
+    @discardableResult
+    static func insert(_ event: OutboxEntry.Draft, at: Date, _ rows: PostgresRows) async throws -> Bool {
+        let payload = String(decoding: event.payload, as: UTF8.self)
+        let inserted = try await rows.connection.query(
+            """
+            INSERT INTO outbox (event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at)
+            VALUES (\(event.eventID), \(event.appUserID.rawValue), \(event.appBundleID), \(event.kind),
+                    \(event.occurredAt.timeIntervalSince1970), \(payload), \(at.timeIntervalSince1970))
+            ON CONFLICT (app_user_id, event_id) DO NOTHING RETURNING 1
+            """, logger: rows.logger)
+        var any = false
+        for try await _ in inserted { any = true }
+        return any
+    }
+
+    /// Appends one timeline entry that no evidence caused, in the caller's transaction.
+    static func insert(_ audit: AuditEntry.Draft, _ rows: PostgresRows) async throws {
+        let detail = String(decoding: try StorageJSON.encode(audit.detail, what: "audit detail"), as: UTF8.self)
+        try await rows.connection.query(
+            """
+            INSERT INTO audit (app_user_id, app_bundle_id, at, kind, detail, evidence_id)
+            VALUES (\(audit.appUserID?.rawValue), \(audit.appBundleID), \(audit.at.timeIntervalSince1970), \(audit.kind.rawValue), \(detail), NULL)
+            """, logger: rows.logger)
+    }
+
+    /// The outbox's columns as ``outboxEntries(_:)`` reads them, to be followed by a `WHERE` clause.
+    static let outboxColumns = """
+        SELECT id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts, next_attempt_at, delivered_at
+        FROM outbox
+        """
+
+    static func outboxEntries(_ rows: PostgresRowSequence) async throws -> [OutboxEntry] {
+        var entries: [OutboxEntry] = []
+        let columns = (Int64, String, String, String, String, Double, String, Double, Int32, Double?, Double?).self
+        for try await (id, eventID, user, app, kind, occurredAt, payload, createdAt, attempts, nextAttemptAt, deliveredAt) in rows.decode(columns) {
+            entries.append(
+                OutboxEntry(
+                    id: id,
+                    event: OutboxEntry.Draft(
+                        eventID: eventID, appUserID: AppUserID(rawValue: user), appBundleID: app, kind: kind,
+                        occurredAt: Date(timeIntervalSince1970: occurredAt), payload: Data(payload.utf8)),
+                    createdAt: Date(timeIntervalSince1970: createdAt), attempts: Int(attempts),
+                    nextAttemptAt: nextAttemptAt.map(Date.init(timeIntervalSince1970:)),
+                    deliveredAt: deliveredAt.map(Date.init(timeIntervalSince1970:))))
+        }
+        return entries
     }
 
     /// Runs `body` in one transaction on one leased connection; any error rolls it back.

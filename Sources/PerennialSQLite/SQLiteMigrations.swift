@@ -20,6 +20,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("app-users-per-app", migrate: scopeAppUsersByApp)
         migrator.registerMigration("dashboard-sessions", migrate: addDashboardSessions)
         migrator.registerMigration("jobs", migrate: addJobs)
+        migrator.registerMigration("audit-per-app", migrate: scopeAuditByApp)
         return migrator
     }
 
@@ -357,6 +358,25 @@ enum SQLiteMigrations {
                     record TEXT NOT NULL
                 );
                 CREATE INDEX jobs_due ON jobs (kind, state, next_attempt_at);
+                """)
+    }
+
+    /// Timeline entries become each app's own, as app user ids are: an entry caused by evidence
+    /// belongs to the evidence's app; one without evidence to the only app its user is known in, or
+    /// to the only app of a database that has one. An entry neither tells stays without an app and
+    /// shows in the user's timeline of every app (and goes when the user's data is erased in any).
+    private static func scopeAuditByApp(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE audit ADD COLUMN app_bundle_id TEXT;
+                UPDATE audit SET app_bundle_id = (SELECT e.app_bundle_id FROM evidence e WHERE e.id = audit.evidence_id)
+                WHERE evidence_id IS NOT NULL;
+                UPDATE audit SET app_bundle_id = (SELECT MIN(a.app_bundle_id) FROM app_users a WHERE a.app_user_id = audit.app_user_id)
+                WHERE app_bundle_id IS NULL AND (SELECT COUNT(*) FROM app_users a WHERE a.app_user_id = audit.app_user_id) = 1;
+                UPDATE audit SET app_bundle_id = (SELECT MIN(app_bundle_id) FROM evidence)
+                WHERE app_bundle_id IS NULL AND (SELECT COUNT(DISTINCT app_bundle_id) FROM evidence) = 1;
+                DROP INDEX audit_by_user;
+                CREATE INDEX audit_by_user ON audit(app_user_id, app_bundle_id, id);
                 """)
     }
 }

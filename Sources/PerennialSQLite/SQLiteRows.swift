@@ -182,11 +182,28 @@ enum SQLiteRows {
         ])
     }
 
+    /// The outbox's columns as ``outboxEntry(_:)`` reads them, to be followed by a `WHERE` clause.
+    static let outboxColumns = """
+        SELECT id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts, next_attempt_at, delivered_at
+        FROM outbox
+        """
+
+    static func outboxEntry(_ row: Row) -> OutboxEntry {
+        OutboxEntry(
+            id: row["id"],
+            event: OutboxEntry.Draft(
+                eventID: row["event_id"], appUserID: AppUserID(rawValue: row["app_user_id"]), appBundleID: row["app_bundle_id"],
+                kind: row["kind"], occurredAt: Date(timeIntervalSince1970: row["occurred_at"]), payload: Data((row["payload"] as String).utf8)),
+            createdAt: Date(timeIntervalSince1970: row["created_at"]), attempts: row["attempts"],
+            nextAttemptAt: (row["next_attempt_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            deliveredAt: (row["delivered_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+    }
+
     /// Appends one timeline entry; `evidenceID` is nil for what no evidence caused.
     static func insert(_ entry: AuditEntry.Draft, evidenceID: Int64?, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO audit (app_user_id, at, kind, detail, evidence_id) VALUES (?, ?, ?, ?, ?)")
+        try db.cachedStatement(sql: "INSERT INTO audit (app_user_id, app_bundle_id, at, kind, detail, evidence_id) VALUES (?, ?, ?, ?, ?, ?)")
             .execute(arguments: [
-                entry.appUserID?.rawValue, entry.at.timeIntervalSince1970, entry.kind.rawValue,
+                entry.appUserID?.rawValue, entry.appBundleID, entry.at.timeIntervalSince1970, entry.kind.rawValue,
                 try json(entry.detail, what: "audit detail"), evidenceID,
             ])
     }

@@ -32,6 +32,22 @@ extension SQLiteStorage {
         }
     }
 
+    public func rescindConsent(_ rescission: ConsentRescission, appBundleID: String, at: Date) async throws(StorageError) -> [AppUserID] {
+        try await write("rescind consent for app transaction \(rescission.appTransactionID)") { db in
+            let users = try String.fetchAll(
+                db, sql: "SELECT app_user_id FROM app_transactions WHERE app_bundle_id = ? AND app_transaction_id = ? ORDER BY 1",
+                arguments: [appBundleID, rescission.appTransactionID])
+            var told: [AppUserID] = []
+            for user in users.map(AppUserID.init(rawValue:)) {
+                try SQLiteRows.insert(try rescission.event(of: user, appBundleID: appBundleID), now: at, db)
+                guard db.changesCount == 1 else { continue }
+                try SQLiteRows.insert(rescission.audit(of: user, appBundleID: appBundleID, at: at), evidenceID: nil, db)
+                told.append(user)
+            }
+            return told
+        }
+    }
+
     public func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? {
         try await read("read the app transaction of \(user)") { db in try Self.appTransaction(of: user, appBundleID: appBundleID, db) }
     }

@@ -58,8 +58,8 @@ extension SQLiteStorage {
             guard db.changesCount == 1 else { return false }
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO audit (app_user_id, at, kind, detail, evidence_id)
-                    SELECT app_user_id, ?, ?, ?, NULL FROM bindings WHERE original_transaction_id = ?
+                    INSERT INTO audit (app_user_id, app_bundle_id, at, kind, detail, evidence_id)
+                    SELECT app_user_id, app_bundle_id, ?, ?, ?, NULL FROM bindings WHERE original_transaction_id = ?
                     """
             ).execute(arguments: [
                 now.timeIntervalSince1970, AuditKind.reconciliationFailed.rawValue, String(decoding: detail, as: UTF8.self), originalTransactionID,

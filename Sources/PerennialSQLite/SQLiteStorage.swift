@@ -126,18 +126,22 @@ public struct SQLiteStorage: SubscriberStorage {
         }
     }
 
-    public func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] {
+    public func timeline(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [AuditEntry] {
         try await read("read timeline of \(user)") { db in
             let rows = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT id, evidence_id, at, kind, detail FROM audit WHERE app_user_id = ? ORDER BY id"),
-                arguments: [user.rawValue])
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, evidence_id, app_bundle_id, at, kind, detail FROM audit
+                        WHERE app_user_id = ? AND (app_bundle_id = ? OR app_bundle_id IS NULL) ORDER BY id
+                        """),
+                arguments: [user.rawValue, appBundleID])
             return try rows.map { row throws(StorageError) in
                 let id: Int64 = row["id"]
                 let detail = try StorageJSON.decode(AuditDetail.self, from: row["detail"] as String, table: "audit", key: "\(id)")
                 return AuditEntry(
                     id: id, evidenceID: row["evidence_id"] as Int64?,
                     entry: AuditEntry.Draft(
-                        appUserID: user, at: Date(timeIntervalSince1970: row["at"]), kind: AuditKind(rawValue: row["kind"]),
+                        appUserID: user, appBundleID: row["app_bundle_id"], at: Date(timeIntervalSince1970: row["at"]), kind: AuditKind(rawValue: row["kind"]),
                         detail: detail))
             }
         }
@@ -164,25 +168,10 @@ public struct SQLiteStorage: SubscriberStorage {
 
     public func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] {
         try await read("read pending outbox") { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts,
-                               next_attempt_at, delivered_at
-                        FROM outbox WHERE delivered_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT ?
-                        """),
-                arguments: [limit])
-            return rows.map { row in
-                OutboxEntry(
-                    id: row["id"],
-                    event: OutboxEntry.Draft(
-                        eventID: row["event_id"], appUserID: AppUserID(rawValue: row["app_user_id"]), appBundleID: row["app_bundle_id"],
-                        kind: row["kind"], occurredAt: Date(timeIntervalSince1970: row["occurred_at"]),
-                        payload: Data((row["payload"] as String).utf8)),
-                    createdAt: Date(timeIntervalSince1970: row["created_at"]), attempts: row["attempts"],
-                    nextAttemptAt: (row["next_attempt_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    deliveredAt: (row["delivered_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
-            }
+            try Row.fetchAll(
+                db.cachedStatement(sql: SQLiteRows.outboxColumns + " WHERE delivered_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT ?"),
+                arguments: [limit]
+            ).map(SQLiteRows.outboxEntry)
         }
     }
 

@@ -25,6 +25,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     WebhookAdminRoutes(dependencies: dependencies).add(to: router)
     WebhookEndpointRoutes(dependencies: dependencies).add(to: router)
     SupportRoutes(dependencies: dependencies).add(to: router)
+    PrivacyRoutes(dependencies: dependencies).add(to: router)
     GrantRoutes(dependencies: dependencies).add(to: router)
     MassExtensionRoutes(dependencies: dependencies).add(to: router)
     MetricsRoutes(dependencies: dependencies).add(to: router)

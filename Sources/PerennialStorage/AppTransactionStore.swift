@@ -15,6 +15,12 @@ public protocol AppTransactionStore: Sendable {
 
     /// The original app purchase kept for `user` in one app; nil when the app never posted one.
     func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase?
+
+    /// Tells every user of the app whose kept app transaction is `rescission`'s that consent was
+    /// rescinded: the event and its timeline entry per user, in one transaction; a user already
+    /// told of the same notification gets nothing new.
+    /// - Returns: the users told now.
+    func rescindConsent(_ rescission: ConsentRescission, appBundleID: String, at: Date) async throws(StorageError) -> [AppUserID]
 }
 
 extension OriginalAppPurchase {

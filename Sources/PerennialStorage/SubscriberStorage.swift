@@ -10,13 +10,14 @@ public import PerennialCore
 /// reconciliation job's schedule (``ReconciliationSchedule``), operators' grants
 /// (``EntitlementGrantStore``), the original app purchases (``AppTransactionStore``) and the
 /// analytics counters (``AnalyticsStorage``), the refund requests (``ConsumptionStore``) and the
-/// dashboard's sessions (``DashboardSessionStore``) and the leased jobs (``JobStore``), so a job is handed the storage and no caller has to
+/// dashboard's sessions (``DashboardSessionStore``), the leased jobs (``JobStore``) and what
+/// names a user (``PersonalDataStore``), so a job is handed the storage and no caller has to
 /// ask what a back end can do. The decisions of an apply live in ``EvidenceApplier``, written
 /// once; an implementation only loads a ``StorageSnapshot`` and writes the ``WritePlan``, both
 /// inside one database transaction.
 public protocol SubscriberStorage:
     WebhookOutbox, WebhookEndpointStore, ReconciliationSchedule, EntitlementGrantStore, AppTransactionStore, AnalyticsStorage,
-    ConsumptionStore, DashboardSessionStore, JobStore
+    ConsumptionStore, DashboardSessionStore, JobStore, PersonalDataStore
 {
     /// Brings the schema to the newest version; safe to run at every start, and twice, and from
     /// two processes at once. Refuses, changing nothing, a database a newer Perennial migrated
@@ -60,8 +61,9 @@ public protocol SubscriberStorage:
     /// owner; nil when no stored transaction has it.
     func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase?
 
-    /// The user's audit entries, oldest first.
-    func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry]
+    /// The user's audit entries in the app, oldest first (with the user's entries older than
+    /// app-scoped timelines that no app could be told for).
+    func timeline(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [AuditEntry]
 
     /// Adds a timeline entry that no evidence caused (an exchange with Apple that changed no record).
     func appendAudit(_ entry: AuditEntry.Draft) async throws(StorageError)

@@ -23,8 +23,10 @@ import Testing
             }
             let storage = try SQLiteStorage(path: path)
             try await storage.migrate()
-            let timeline = try await storage.timeline(of: "alice")
+            let timeline = try await storage.timeline(of: "alice", appBundleID: "b")
             #expect(timeline.map(\.id) == [41])
+            #expect(timeline.first?.entry.appBundleID == "b")
+            #expect(try await storage.timeline(of: "alice", appBundleID: "a").isEmpty)
             #expect(timeline.first?.evidenceID == 7)
             #expect(timeline.first?.entry.detail.originalTransactionIDs == ["1000"])
         }

@@ -118,7 +118,7 @@ import Testing
             #expect(response.status == .ok)
             #expect(try response.decode(SubscriberResponse.self).subscriber.appUserId == "team/user@example.com")
         }
-        #expect(try await server.storage.timeline(of: "team/user@example.com").count == 2)
+        #expect(try await server.storage.timeline(of: "team/user@example.com", appBundleID: StoreWorld.bundleID).count == 2)
     }
 
     @Test func anUnknownUserHasAnEmptySubscriber() async throws {

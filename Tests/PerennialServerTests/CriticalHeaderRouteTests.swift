@@ -106,12 +106,12 @@ import Testing
 
     static func expectNothingStored(_ server: ServerHarness, evidence: Int) async throws {
         #expect(try await server.storage.evidenceCount() == evidence)
-        #expect(try await server.storage.timeline(of: "alice").isEmpty)
+        #expect(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).isEmpty)
         #expect(try await server.storage.pendingOutbox(limit: 10).isEmpty)
     }
 
     static func retentionEntries(_ server: ServerHarness) async throws -> Int {
-        try await server.storage.timeline(of: "alice").filter { $0.entry.kind == .retentionMessageChosen }.count
+        try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).filter { $0.entry.kind == .retentionMessageChosen }.count
     }
 }
 

@@ -42,7 +42,7 @@ import Testing
         }
         let events = try await server.storage.pendingOutbox(limit: 10)
         #expect(events.map(\.event.kind) == ["entitlementGranted"] && events.first?.event.appUserID == "alice")
-        let entry = try #require(try await server.storage.timeline(of: "alice").last)
+        let entry = try #require(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).last)
         #expect(entry.entry.kind == .entitlementGranted)
         #expect(entry.entry.detail.action == AdminAction(admin: "desk", action: "grant", reason: "outage on the 3rd"))
         #expect(entry.entry.detail.grant?.entitlementID == "pro")
@@ -85,7 +85,7 @@ import Testing
         #expect(try await server.storage.grants(of: "alice", appBundleID: StoreWorld.bundleID).isEmpty)
         #expect(try await server.storage.grants(of: "nobody", appBundleID: StoreWorld.bundleID).isEmpty)
         #expect(try await server.storage.pendingOutbox(limit: 10).isEmpty)
-        #expect(try await server.storage.timeline(of: "alice").isEmpty)
+        #expect(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).isEmpty)
     }
 
     /// A timeline entry's instant is stored as seconds since 1970, which for some instants reads

@@ -40,7 +40,7 @@ final class InstrumentedStorage: SubscriberStorage, @unchecked Sendable {
     func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase? {
         try await base.purchase(ofTransaction: transactionID)
     }
-    func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] { try await base.timeline(of: user) }
+    func timeline(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [AuditEntry] { try await base.timeline(of: user, appBundleID: appBundleID) }
     func evidence(id: Int64) async throws(StorageError) -> StoredEvidence? { try await base.evidence(id: id) }
     func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] { try await base.pendingOutbox(limit: limit) }
     func ping() async throws(StorageError) { try await base.ping() }
@@ -171,4 +171,11 @@ final class InstrumentedStorage: SubscriberStorage, @unchecked Sendable {
     }
     func updateJob(_ job: StoredJob, heldBy owner: String) async throws(StorageError) -> Bool { try await base.updateJob(job, heldBy: owner) }
     func job(id: String, kind: String) async throws(StorageError) -> StoredJob? { try await base.job(id: id, kind: kind) }
+    func rescindConsent(_ rescission: ConsentRescission, appBundleID: String, at: Date) async throws(StorageError) -> [AppUserID] {
+        try await base.rescindConsent(rescission, appBundleID: appBundleID, at: at)
+    }
+    func personalData(of user: AppUserID, appBundleID: String) async throws(StorageError) -> PersonalData? {
+        try await base.personalData(of: user, appBundleID: appBundleID)
+    }
+    func erasePersonalData(_ erasure: PersonalDataErasure) async throws(StorageError) -> ErasedPersonalData? { try await base.erasePersonalData(erasure) }
 }

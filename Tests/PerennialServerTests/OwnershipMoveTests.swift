@@ -42,12 +42,12 @@ import Testing
                 .post, "/admin/v1/apps/\(ServerHarness.appID)/subscriptions/999999/move", key: ServerHarness.adminKey, body: toBob)
             #expect(unknown.status == .notFound)
         }
-        let bobTimeline = try await server.storage.timeline(of: "bob")
+        let bobTimeline = try await server.storage.timeline(of: "bob", appBundleID: StoreWorld.bundleID)
         #expect(bobTimeline.contains { $0.entry.kind == .ownershipTransferred })
         #expect(bobTimeline.contains {
             $0.entry.detail.action == AdminAction(admin: "admin", action: "move", reason: "account merge, ticket 4411")
         })
-        #expect(try await server.storage.timeline(of: "alice").contains { $0.entry.kind == .ownershipTransferred })
+        #expect(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).contains { $0.entry.kind == .ownershipTransferred })
         let transfers = try await server.storage.pendingOutbox(limit: 50).filter { $0.event.kind == OwnershipChange.Decision.transferred.rawValue }
         #expect(Set(transfers.map(\.event.appUserID)) == ["alice", "bob"])
     }

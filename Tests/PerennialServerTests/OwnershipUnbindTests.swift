@@ -38,11 +38,11 @@ import Testing
             let bob = try await client.postTransaction(signed, user: "bob").decode(SubscriberResponse.self)
             #expect(bob.subscriber.entitlements["pro"]?.isActive == true && bob.transfer == nil)
         }
-        let entry = try #require(try await server.storage.timeline(of: "alice").last { $0.entry.kind == .ownershipReleased })
+        let entry = try #require(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).last { $0.entry.kind == .ownershipReleased })
         #expect(entry.entry.detail.action == AdminAction(admin: "admin", action: "unbind", reason: "bought on a shared account, ticket 5120"))
         let kinds = try await server.storage.pendingOutbox(limit: 50).filter { $0.event.appUserID == "alice" }.map(\.event.kind)
         #expect(kinds.contains("ownershipReleased"))
-        #expect(try await server.storage.timeline(of: "bob").contains { $0.entry.kind == .bound })
+        #expect(try await server.storage.timeline(of: "bob", appBundleID: StoreWorld.bundleID).contains { $0.entry.kind == .bound })
     }
 
     /// A renewal's transaction id, pasted from a receipt or the timeline, is answered with the

@@ -22,7 +22,7 @@ import Testing
             #expect(answer.subscriber.entitlements["pro"]?.isActive == true)
             #expect(answer.subscriber.subscriptions.first?.originalTransactionId == transaction.originalTransactionID)
         }
-        let entry = try #require(try await server.storage.timeline(of: "alice").first)
+        let entry = try #require(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).first)
         let evidenceID = try #require(entry.evidenceID)
         let evidence = try #require(try await server.storage.evidence(id: evidenceID))
         #expect(evidence.kind == .receipt && evidence.presentedBy == "alice")

@@ -37,7 +37,7 @@ import Testing
             #expect(error.message.contains("4040010"), "\(error.message)")
         }
         #expect(try await server.storage.evidenceCount() == 1)
-        #expect(try await server.storage.timeline(of: "alice").map(\.entry.kind) == [.bound, .evidenceApplied])
+        #expect(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).map(\.entry.kind) == [.bound, .evidenceApplied])
     }
 
     /// Apple's other "not found" codes for the Server API, answered in its error body.

@@ -37,7 +37,7 @@ import Testing
             #expect(answer.subscriber.entitlements["pro"]?.isActive != true)
             #expect(answer.subscriber.subscriptions.first?.status == "revoked")
         }
-        let timeline = try await server.storage.timeline(of: "alice")
+        let timeline = try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID)
         #expect(timeline.contains { $0.entry.detail.action == AdminAction(admin: "admin", action: "refundHistory", reason: "customer says refunded") })
     }
 }

@@ -35,7 +35,7 @@ import Testing
         }
         let outbox = try await server.storage.pendingOutbox(limit: 10)
         #expect(outbox.map(\.event.kind) == [EventKind.initialPurchase.rawValue])
-        #expect(try await server.storage.timeline(of: "alice").map(\.entry.kind) == [.bound, .evidenceApplied])
+        #expect(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).map(\.entry.kind) == [.bound, .evidenceApplied])
     }
 
     @Test func theSubscriberIsComputedAtTheServersClockNotCached() async throws {
@@ -126,7 +126,7 @@ import Testing
             #expect(!error.message.isEmpty)
         }
         #expect(try await server.storage.evidenceCount() == 0)
-        #expect(try await server.storage.timeline(of: "alice").isEmpty)
+        #expect(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).isEmpty)
         #expect(try await server.storage.pendingOutbox(limit: 10).isEmpty)
     }
 

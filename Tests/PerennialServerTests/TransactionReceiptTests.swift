@@ -29,7 +29,7 @@ import Testing
             #expect(answer.subscriber.subscriptions.first?.willRenew == true)
         }
         #expect(verifyReceipt.requests == 1)
-        #expect(try await server.storage.timeline(of: "alice").map(\.entry.kind) == [.bound, .evidenceApplied])
+        #expect(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).map(\.entry.kind) == [.bound, .evidenceApplied])
     }
 
     /// Apple's iOS 6 answer for a purchase that is not an auto-renewable subscription carries it

@@ -46,7 +46,7 @@ import Testing
         #expect(Set(told.map(\.event.appUserID)) == ["alice", "bob"])
         let change = OwnershipChange(originalTransactionID: transaction.originalTransactionID, previousOwner: "alice", presenter: "bob", decision: decision)
         for user: AppUserID in ["alice", "bob"] {
-            #expect(try await server.storage.timeline(of: user).contains { $0.entry.detail.ownershipChange == change })
+            #expect(try await server.storage.timeline(of: user, appBundleID: StoreWorld.bundleID).contains { $0.entry.detail.ownershipChange == change })
         }
     }
 

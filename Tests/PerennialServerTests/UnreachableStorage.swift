@@ -14,7 +14,7 @@ struct UnreachableStorage: SubscriberStorage {
     func appAccountToken(for user: AppUserID, appBundleID: String) async throws(StorageError) -> UUID { throw failure }
     func appUser(forAppAccountToken token: UUID, appBundleID: String) async throws(StorageError) -> AppUserID? { throw failure }
     func purchase(ofTransaction transactionID: String) async throws(StorageError) -> FoundPurchase? { throw failure }
-    func timeline(of user: AppUserID) async throws(StorageError) -> [AuditEntry] { throw failure }
+    func timeline(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [AuditEntry] { throw failure }
     func evidence(id: Int64) async throws(StorageError) -> StoredEvidence? { throw failure }
     func pendingOutbox(limit: Int) async throws(StorageError) -> [OutboxEntry] { throw failure }
     func ping() async throws(StorageError) { throw failure }
@@ -84,4 +84,7 @@ struct UnreachableStorage: SubscriberStorage {
     func consumptionRequests(appBundleID: String, limit: Int) async throws(StorageError) -> [RefundRequestRecord] { throw failure }
     func reportConsumption(_ report: ConsumptionReport, of user: AppUserID, appBundleID: String) async throws(StorageError) { throw failure }
     func consumptionReport(of user: AppUserID, appBundleID: String) async throws(StorageError) -> ConsumptionReport? { throw failure }
+    func rescindConsent(_ rescission: ConsentRescission, appBundleID: String, at: Date) async throws(StorageError) -> [AppUserID] { throw failure }
+    func personalData(of user: AppUserID, appBundleID: String) async throws(StorageError) -> PersonalData? { throw failure }
+    func erasePersonalData(_ erasure: PersonalDataErasure) async throws(StorageError) -> ErasedPersonalData? { throw failure }
 }

@@ -55,7 +55,7 @@ public struct ConsumptionContract: Sendable {
         #expect(try await !storage.addConsumptionRequest(again, audit: again.audit(.consumptionRequested, at: first.requestedAt)))
         #expect(try await storage.consumptionRequests(appBundleID: ContractFixture.bundleID, limit: 10) == [first])
 
-        let timeline = try await storage.timeline(of: alice)
+        let timeline = try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID)
         #expect(timeline.map(\.entry.kind) == [.consumptionRequested])
         #expect(timeline.first?.entry.detail.consumption == first)
         #expect(timeline.first?.evidenceID == nil)
@@ -91,7 +91,7 @@ public struct ConsumptionContract: Sendable {
         #expect(try await storage.consumptionRequests(appBundleID: ContractFixture.bundleID, limit: 10).first?.state == .pending)
         #expect(try await storage.updateConsumptionRequest(pending, heldBy: "a", audit: pending.audit(.consumptionAnswered, at: ContractFixture.day(1))))
         #expect(try await storage.consumptionRequests(appBundleID: ContractFixture.bundleID, limit: 10) == [pending])
-        #expect(try await storage.timeline(of: alice).map(\.entry.kind) == [.consumptionAnswered])
+        #expect(try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID).map(\.entry.kind) == [.consumptionAnswered])
 
         // Apple's decision arrives later, outside any lease; an answered request is never claimed again.
         pending.outcome = .declined

@@ -69,7 +69,7 @@ public struct GrantContract: Sendable {
         #expect(event.event.eventID == given.eventID(.entitlementGranted) && event.event.appUserID == alice)
         #expect(try JSONDecoder().decode(EntitlementGrant.self, from: event.event.payload) == given)
 
-        let entry = try #require(try await storage.timeline(of: alice).last)
+        let entry = try #require(try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID).last)
         #expect(entry.evidenceID == nil && entry.entry.kind == .entitlementGranted)
         #expect(entry.entry.detail.grant == given && entry.entry.detail.action == support)
         #expect(entry.entry.detail.eventIDs == [given.eventID(.entitlementGranted)])
@@ -80,7 +80,7 @@ public struct GrantContract: Sendable {
         let outbox = try await storage.pendingOutbox(limit: 50)
         #expect(try await storage.addGrant(try write(grant("grant_1"), to: bob)) == false)
         #expect(try await storage.grants(of: bob, appBundleID: ContractFixture.bundleID).isEmpty)
-        #expect(try await storage.timeline(of: bob).isEmpty)
+        #expect(try await storage.timeline(of: bob, appBundleID: ContractFixture.bundleID).isEmpty)
         #expect(try await storage.pendingOutbox(limit: 50) == outbox)
     }
 
@@ -111,14 +111,14 @@ public struct GrantContract: Sendable {
         #expect(again == nil)
         let revokes = try await storage.pendingOutbox(limit: 50).filter { $0.event.kind == EntitlementGrant.EventKind.grantRevoked.rawValue }
         #expect(revokes.map(\.event.eventID) == [given.eventID(.grantRevoked)])
-        let entries = try await storage.timeline(of: alice).filter { $0.entry.kind == .grantRevoked }
+        let entries = try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID).filter { $0.entry.kind == .grantRevoked }
         #expect(entries.count == 1 && entries.first?.entry.detail.action == action && entries.first?.entry.detail.grant == revoked)
     }
 
     func endedOrForeignGrantsAreNotRevoked(_ storage: any SubscriberStorage) async throws {
         try await aliceIsKnown(storage)
         #expect(try await storage.addGrant(try write(grant("grant_1"), to: alice)))
-        let timeline = try await storage.timeline(of: alice)
+        let timeline = try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID)
         let app = ContractFixture.bundleID
         let action = AdminAction(admin: "lead", action: "revokeGrant", reason: nil)
         #expect(try await storage.revokeGrant(id: "grant_1", of: alice, appBundleID: app, by: action, at: now.addingTimeInterval(8 * 86_400)) == nil)
@@ -126,6 +126,6 @@ public struct GrantContract: Sendable {
         #expect(try await storage.revokeGrant(id: "grant_1", of: alice, appBundleID: "com.example.other", by: action, at: now) == nil)
         #expect(try await storage.revokeGrant(id: "grant_9", of: alice, appBundleID: app, by: action, at: now) == nil)
         #expect(try await storage.grants(of: alice, appBundleID: app).first?.revokedAt == nil)
-        #expect(try await storage.timeline(of: alice) == timeline)
+        #expect(try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID) == timeline)
     }
 }

@@ -81,10 +81,10 @@ public struct ReconciliationContract: Sendable {
         _ = try await storage.claimDueChecks(owner: "a", limit: 10, leaseFor: 600, now: renewalDue)
         let retryAt = renewalDue.addingTimeInterval(120)
         #expect(try await !storage.failCheck(originalTransactionID: "1000", owner: "b", attempts: 1, nextAttemptAt: retryAt, error: "x", now: now))
-        let before = try await storage.timeline(of: "alice")
+        let before = try await storage.timeline(of: "alice", appBundleID: ContractFixture.bundleID)
         #expect(try await storage.failCheck(originalTransactionID: "1000", owner: "a", attempts: 1, nextAttemptAt: retryAt, error: "5000001", now: renewalDue))
         // The failed attempt is in the owner's timeline, without evidence (the refused one is not).
-        let failures = try await storage.timeline(of: "alice").dropFirst(before.count)
+        let failures = try await storage.timeline(of: "alice", appBundleID: ContractFixture.bundleID).dropFirst(before.count)
         #expect(failures.map(\.entry.kind) == [.reconciliationFailed])
         #expect(failures.first?.evidenceID == nil && failures.first?.entry.at == renewalDue)
         #expect(failures.first?.entry.detail == .failedCheck(originalTransactionID: "1000", error: "5000001", attempts: 1, nextAttemptAt: retryAt))

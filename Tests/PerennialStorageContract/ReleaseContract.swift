@@ -48,7 +48,7 @@ public struct ReleaseContract: Sendable {
         #expect(try await storage.records(ownedBy: alice, appBundleID: ContractFixture.bundleID).ledgers.isEmpty)
         #expect(try await storage.subscriber(alice, appBundleID: ContractFixture.bundleID).view == release.view)
 
-        let entry = try #require(try await storage.timeline(of: alice).last)
+        let entry = try #require(try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID).last)
         #expect(entry.entry.kind == .ownershipReleased && entry.evidenceID == nil && entry.entry.detail.action == action)
         #expect(entry.entry.detail.ownershipChange?.decision == .released && entry.entry.detail.ownershipChange?.previousOwner == alice)
         let released = try await storage.pendingOutbox(limit: 50).filter { $0.event.kind == OwnershipChange.Decision.released.rawValue }
@@ -65,9 +65,9 @@ public struct ReleaseContract: Sendable {
     func aPurchaseNobodyOwnsInTheAppIsNotReleased(_ storage: any SubscriberStorage) async throws {
         #expect(try await storage.releasePurchase("1000", appBundleID: ContractFixture.bundleID, with: ContractFixture.applier(), action: action, now: now) == nil)
         _ = try await storage.apply(purchase("k1", by: alice), with: ContractFixture.applier(), now: now)
-        let timeline = try await storage.timeline(of: alice)
+        let timeline = try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID)
         #expect(try await storage.releasePurchase("1000", appBundleID: "com.example.other", with: ContractFixture.applier(), action: action, now: now) == nil)
         #expect(try await storage.purchase(ofTransaction: "1000")?.owner == alice)
-        #expect(try await storage.timeline(of: alice) == timeline)
+        #expect(try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID) == timeline)
     }
 }

@@ -84,7 +84,7 @@ public struct StorageContract: Sendable {
         #expect(outbox.map(\.event) == result.events)
         let payload = try JSONDecoder().decode(SubscriberEvent.self, from: try #require(outbox.first).event.payload)
         #expect(payload.kind == .initialPurchase && payload.originalTransactionID == "1000")
-        let timeline = try await storage.timeline(of: alice)
+        let timeline = try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID)
         #expect(timeline.map(\.entry.kind) == [.bound, .evidenceApplied])
         #expect(timeline.allSatisfy { $0.evidenceID == result.evidenceID })
         let kept = try #require(try await storage.evidence(id: result.evidenceID))
@@ -171,8 +171,8 @@ public struct StorageContract: Sendable {
         #expect(try await storage.subscriber(bob, appBundleID: ContractFixture.bundleID).view == result.views[bob])
         let told = try await storage.pendingOutbox(limit: 20).filter { $0.event.kind == OwnershipChange.Decision.transferred.rawValue }
         #expect(Set(told.map(\.event.appUserID)) == [alice, bob])
-        #expect(try await storage.timeline(of: alice).contains { $0.entry.kind == .ownershipTransferred && $0.entry.detail.ownershipChange == change })
-        #expect(try await storage.timeline(of: bob).contains { $0.entry.kind == .ownershipTransferred })
+        #expect(try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID).contains { $0.entry.kind == .ownershipTransferred && $0.entry.detail.ownershipChange == change })
+        #expect(try await storage.timeline(of: bob, appBundleID: ContractFixture.bundleID).contains { $0.entry.kind == .ownershipTransferred })
     }
 
     func secondPresenterGetsNothingWithKeep(_ storage: any SubscriberStorage) async throws {
@@ -185,7 +185,7 @@ public struct StorageContract: Sendable {
         #expect(try await storage.subscriber(bob, appBundleID: ContractFixture.bundleID).records.ledgers.isEmpty)
         let told = try await storage.pendingOutbox(limit: 20).filter { $0.event.kind == OwnershipChange.Decision.kept.rawValue }
         #expect(Set(told.map(\.event.appUserID)) == [alice, bob])
-        #expect(try await storage.timeline(of: bob).contains { $0.entry.kind == .ownershipKept })
+        #expect(try await storage.timeline(of: bob, appBundleID: ContractFixture.bundleID).contains { $0.entry.kind == .ownershipKept })
     }
 
     func appAccountTokenIsStableAndBindsPurchases(_ storage: any SubscriberStorage) async throws {
@@ -222,7 +222,7 @@ public struct StorageContract: Sendable {
             try await storage.apply(empty, with: ContractFixture.applier(), now: now)
         }
         #expect(try await storage.pendingOutbox(limit: 10).isEmpty)
-        #expect(try await storage.timeline(of: alice).isEmpty)
+        #expect(try await storage.timeline(of: alice, appBundleID: ContractFixture.bundleID).isEmpty)
         // The evidence row written before the failure was rolled back: the key is still free.
         _ = try applied(try await storage.apply(purchase("k1", by: alice), with: ContractFixture.applier(), now: now))
     }

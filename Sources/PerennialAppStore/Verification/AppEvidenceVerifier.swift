@@ -35,10 +35,13 @@ public struct AppEvidenceVerifier: Sendable {
         public var signedDate: Date?
         /// A `CONSUMPTION_REQUEST`'s `consumptionRequestReason`.
         public var consumptionRequestReason: String?
+        /// The `appTransactionId` of a notification about the app rather than a purchase
+        /// (`RESCIND_CONSENT`'s `appData.signedAppTransactionInfo`).
+        public var appTransactionID: String?
 
         public init(
             records: EvidenceRecords, environment: AppStoreEnvironment, raw: Data, form: String, appleID: String? = nil,
-            notificationType: String? = nil, signedDate: Date? = nil, consumptionRequestReason: String? = nil
+            notificationType: String? = nil, signedDate: Date? = nil, consumptionRequestReason: String? = nil, appTransactionID: String? = nil
         ) {
             self.records = records
             self.environment = environment
@@ -48,6 +51,7 @@ public struct AppEvidenceVerifier: Sendable {
             self.notificationType = notificationType
             self.signedDate = signedDate
             self.consumptionRequestReason = consumptionRequestReason
+            self.appTransactionID = appTransactionID
         }
     }
 
@@ -159,7 +163,8 @@ public struct AppEvidenceVerifier: Sendable {
         return Verified(
             records: records, environment: verifier.environment, raw: body, form: "v2", appleID: uuid,
             notificationType: notification.payload.notificationType?.rawValue ?? "unknown", signedDate: notification.payload.signedDate,
-            consumptionRequestReason: notification.payload.data?.consumptionRequestReason?.rawValue)
+            consumptionRequestReason: notification.payload.data?.consumptionRequestReason?.rawValue,
+            appTransactionID: notification.appTransaction?.appTransactionId)
     }
 
     /// A realtime request to the Get Retention Message endpoint (`{"signedPayload": …}`), verified

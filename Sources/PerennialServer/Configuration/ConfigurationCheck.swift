@@ -58,7 +58,7 @@ public struct ConfigurationCheck: Sendable {
     /// Everything the file alone can show.
     public func offline() -> [Finding] {
         do {
-            _ = try AppRegistry(configuration: configuration, environment: environment, transport: NoTransport())
+            _ = try AppRegistry(configuration: configuration, environment: environment, transport: OfflineTransport())
         } catch {
             // Every app resolves, or the server would not start.
             return [.error(.appSettings, "\(error.description); fix it in the configuration file (docs/configuration.md)")]
@@ -176,12 +176,5 @@ public struct ConfigurationCheck: Sendable {
             .notificationURL,
             "apps.\(app): Apple's test notification did not reach this server (\(results.isEmpty ? "no attempt yet" : results.joined(separator: ", "))): set the App Store Server Notifications V2 URL in App Store Connect to https://<your host>/apple/notifications/v2/\(app), reachable from the internet with a certificate Apple trusts (docs/production.md)"
         )
-    }
-
-    /// No request leaves during the offline check.
-    private struct NoTransport: AppStoreHTTPTransport {
-        struct Offline: Error {}
-
-        func send(_ request: AppStoreHTTPRequest) async throws -> AppStoreHTTPResponse { throw Offline() }
     }
 }

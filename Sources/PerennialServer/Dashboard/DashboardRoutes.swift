@@ -49,6 +49,12 @@ struct DashboardRoutes: Sendable {
         pages.post("apps/:appId/subscribers/:appUserId/grants/:grantId/revoke") { request, context in
             try await page(context) { session in try await revokeGrant(request, context: context, session: session) }
         }
+        pages.get("apps/:appId/subscribers/:appUserId/personal-data") { _, context in
+            try await page(context) { session in try await exportPersonalData(context, session: session) }
+        }
+        pages.post("apps/:appId/subscribers/:appUserId/personal-data/erase") { request, context in
+            try await page(context) { session in try await erasePersonalData(request, context: context, session: session) }
+        }
         pages.post("sign-out") { request, context in
             try await page(context) { session in
                 _ = try await form(request, session: session)
@@ -148,13 +154,18 @@ struct DashboardRoutes: Sendable {
                 session: session, status: .ok
             ).response
         }
-        if PathUser.isPossible(query), try await !dependencies.storage.timeline(of: AppUserID(query)).isEmpty {
-            let apps = dependencies.apps.apps
+        if PathUser.isPossible(query) {
+            var apps: [AppContext] = []
+            for app in dependencies.apps.apps where try await !dependencies.storage.timeline(of: AppUserID(query), appBundleID: app.bundleID).isEmpty {
+                apps.append(app)
+            }
             if apps.count == 1, let only = apps.first {
                 return Response.redirect(to: Self.subscriberPath(app: only.id, user: query), type: .normal)
             }
-            let links = HTML.join(apps.map { "<li><a href=\"\(Self.subscriberPath(app: $0.id, user: query))\">\(query) in \($0.id)</a></li>" })
-            return DashboardPage(title: "Search", body: "<h1>\(query)</h1><ul>\(links)</ul>", session: session).response
+            if !apps.isEmpty {
+                let links = HTML.join(apps.map { "<li><a href=\"\(Self.subscriberPath(app: $0.id, user: query))\">\(query) in \($0.id)</a></li>" })
+                return DashboardPage(title: "Search", body: "<h1>\(query)</h1><ul>\(links)</ul>", session: session).response
+            }
         }
         return SearchPage.notFound(query, orderApps: dependencies.apps.apps.filter { $0.serverAPI != nil }.map(\.id), session: session).response
     }
@@ -163,7 +174,7 @@ struct DashboardRoutes: Sendable {
         let app = try pathApp(context)
         let user = try PathUser.from(context)
         let answer = try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now)
-        let timeline = try await AdminRoutes(dependencies: dependencies).timeline(of: user)
+        let timeline = try await TimelineResponse.read(of: user, appBundleID: app.bundleID, from: dependencies.storage)
         let page = await SubscriberPage.make(appID: app.id, answer: answer, timeline: timeline)
         let controls = SubscriberPage.Controls(
             csrfToken: session.csrfToken, canSupport: session.scope >= .support, canAskApple: app.serverAPI != nil,
@@ -203,6 +214,47 @@ struct DashboardRoutes: Sendable {
             try await SupportRoutes(dependencies: dependencies).refresh(
                 subscriber: user, in: app, client: client, admin: session.keyName, reason: "from the dashboard")
         }
+    }
+
+    /// The subscriber's personal-data export as a JSON download (support scope: it is everything
+    /// stored about a person).
+    private func exportPersonalData(_ context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        try Self.require(.support, of: session)
+        let (app, user) = (try pathApp(context), try PathUser.from(context))
+        guard let export = try await PersonalDataRequests(pipeline: dependencies.pipeline(for: app)).export(user, now: dependencies.clock.now) else {
+            throw PrivacyRoutes.unknown(user)
+        }
+        var response = JSONResponse.make(export)
+        response.headers[.contentDisposition] = "attachment; filename=\"personal-data-\(app.id).json\""
+        return response
+    }
+
+    private struct ErasureForm: Decodable {
+        var csrf: String?
+        var confirm: String?
+        var reason: String?
+    }
+
+    /// Erases the subscriber's personal data once the operator typed the user id again.
+    private func erasePersonalData(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        let fields = try await form(request, session: session, as: ErasureForm.self)
+        try Self.require(.support, of: session)
+        let (app, user) = (try pathApp(context), try PathUser.from(context))
+        guard fields.confirm == user.rawValue else {
+            return DashboardPage.notice(
+                "Nothing erased", "The user id typed to confirm is not this user's; nothing was erased.", session: session, status: .unprocessableContent
+            ).response
+        }
+        let reason = fields.reason?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard
+            let erased = try await PersonalDataRequests(pipeline: dependencies.pipeline(for: app)).erase(
+                user, by: session.keyName, reason: reason?.isEmpty == false ? reason : nil, now: dependencies.clock.now)
+        else { throw PrivacyRoutes.unknown(user) }
+        return DashboardPage.notice(
+            "Personal data erased",
+            "\(erased.releasedPurchases.count) purchases unbound, \(erased.deletedRows) rows deleted, \(erased.anonymizedEvidence) pieces of evidence kept without the user, \(erased.rewrittenMentions) mentions by other users rewritten. The timeline entry names your key, not the user.",
+            session: session, status: .ok
+        ).response
     }
 
     /// Runs a support action on the path's subscriber from a posted form (its CSRF token the

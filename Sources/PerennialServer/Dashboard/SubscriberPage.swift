@@ -69,7 +69,22 @@ struct SubscriberPage: Sendable {
             <h2>Subscriptions</h2>\(subscriptions)
             <h2>Purchases</h2>\(purchases)
             <h2>Evidence timeline</h2>\(timelineList)
+            <h2>Personal data</h2>\(personalData(controls))
             """
+    }
+
+    /// The user's data-subject requests: the export as a JSON download, and the erasure, which
+    /// asks for the user id typed again (it cannot be undone).
+    private func personalData(_ controls: Controls) -> HTML {
+        """
+        <form class="row" method="get" action="\(path)/personal-data"><button type="submit"\(controls.disabled)>Export (JSON)</button>\
+        <span class="muted">everything stored that names this user</span></form>
+        <form class="row" method="post" action="\(path)/personal-data/erase">\(controls.token)\
+        <input name="confirm" placeholder="the user id, to confirm" aria-label="The user id, to confirm" maxlength="512" required>\
+        <input name="reason" placeholder="reason" aria-label="Reason (for the timeline)" maxlength="200">\
+        <button type="submit"\(controls.disabled)>Erase personal data</button>\
+        <span class="muted">unbinds the purchases and deletes what names this user; Apple's records and the analytics stay</span></form>
+        """
     }
 
     private var entitlements: HTML {

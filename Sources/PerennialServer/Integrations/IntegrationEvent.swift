@@ -34,7 +34,7 @@ struct IntegrationEvent: Sendable {
             if EntitlementGrant.EventKind(rawValue: entry.kind) != nil {
                 let grant = try JSONDecoder().decode(EntitlementGrant.self, from: entry.payload)
                 (productID, price, environment, entitlementID, movedFrom) = (nil, nil, nil, grant.entitlementID, nil)
-            } else if OwnershipChange.Decision(rawValue: entry.kind) != nil {
+            } else if OwnershipChange.Decision(rawValue: entry.kind) != nil || entry.kind == ConsentRescission.kind {
                 (productID, price, environment, entitlementID, movedFrom) = (nil, nil, nil, nil, nil)
             } else {
                 let subscriber = try JSONDecoder().decode(SubscriberEvent.self, from: entry.payload)

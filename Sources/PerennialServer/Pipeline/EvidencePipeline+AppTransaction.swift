@@ -18,7 +18,7 @@ extension EvidencePipeline {
         do throws(StorageError) {
             let kept = try await storage.recordAppTransaction(purchase, of: user, appBundleID: app.bundleID, signed: signed, receivedAt: now)
             try await storage.appendAudit(
-                AuditEntry.Draft(appUserID: user, at: now, kind: .appTransactionRecorded, detail: AuditDetail(originalTransactionIDs: [], appPurchase: kept)))
+                AuditEntry.Draft(appUserID: user, appBundleID: app.bundleID, at: now, kind: .appTransactionRecorded, detail: AuditDetail(originalTransactionIDs: [], appPurchase: kept)))
             logger.info(
                 "app transaction recorded",
                 metadata: [
@@ -29,5 +29,28 @@ extension EvidencePipeline {
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// Tells the users who posted the app transaction of a `RESCIND_CONSENT` notification (a
+    /// webhook event each, and a timeline entry); nothing for another notification. Repeating it
+    /// tells nobody twice, so a redelivery, or a retry after a failure here, converges.
+    func followConsent(_ verified: AppEvidenceVerifier.Verified, now: Date) async throws(IngestError) {
+        guard verified.notificationType == NotificationTypeV2.rescindConsent.rawValue, let notificationUUID = verified.appleID else { return }
+        guard let appTransactionID = verified.appTransactionID else {
+            logger.warning("consent rescinded for an app transaction without an id: no user can be told", metadata: ["app": "\(app.id)"])
+            return
+        }
+        let rescission = ConsentRescission(
+            appTransactionID: appTransactionID, environment: verified.environment, notificationUUID: notificationUUID,
+            rescindedAt: verified.signedDate ?? now)
+        let told: [AppUserID]
+        do throws(StorageError) {
+            told = try await storage.rescindConsent(rescission, appBundleID: app.bundleID, at: now)
+        } catch {
+            throw .storage(error)
+        }
+        if !told.isEmpty { webhookWakeUp.nudge() }
+        logger.notice(
+            "consent rescinded", metadata: ["app": "\(app.id)", "appTransactionId": "\(appTransactionID)", "usersTold": "\(told.count)"])
     }
 }

@@ -82,6 +82,8 @@ public struct EvidencePipeline: Sendable {
     public func ingest(_ evidence: Evidence, now: Date, requestedBy: AdminAction? = nil) async throws(IngestError) -> Outcome {
         let verified = try await verify(evidence, now: now)
         guard var incoming = incoming(evidence, verified, now: now) else {
+            // A notification about the app rather than a purchase carries no record.
+            try await followConsent(verified, now: now)
             return Outcome(result: nil, notificationType: verified.notificationType)
         }
         if let requestedBy {

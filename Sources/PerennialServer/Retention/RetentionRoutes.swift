@@ -79,7 +79,7 @@ struct RetentionRoutes: Sendable {
         }
         try await dependencies.storage.appendAudit(
             AuditEntry.Draft(
-                appUserID: owner, at: now, kind: .retentionMessageChosen,
+                appUserID: owner, appBundleID: app.bundleID, at: now, kind: .retentionMessageChosen,
                 detail: AuditDetail(originalTransactionIDs: [originalTransactionID], retention: exchange)))
         return answer
     }

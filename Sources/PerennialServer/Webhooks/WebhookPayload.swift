@@ -12,8 +12,8 @@ struct WebhookPayload<Event: Encodable & Sendable>: Encodable, Sendable {
     /// The event's id, stable across retries and replays: receivers deduplicate on
     /// (`appUserId`, `id`).
     let id: String
-    /// An event kind (`renewed`, `refunded`, …), an ownership decision or a grant's
-    /// (`entitlementGranted`, `grantRevoked`).
+    /// An event kind (`renewed`, `refunded`, …), an ownership decision, a grant's
+    /// (`entitlementGranted`, `grantRevoked`) or `consentRescinded`.
     let type: String
     let occurredAt: Date
     let appUserId: String
@@ -68,6 +68,10 @@ enum WebhookBody {
             if OwnershipChange.Decision(rawValue: draft.kind) != nil {
                 let change = try JSONDecoder().decode(OwnershipChange.self, from: draft.payload)
                 return try APIJSON.encoder().encode(WebhookPayload<OwnershipChange>(draft: draft, appID: appID, event: change))
+            }
+            if draft.kind == ConsentRescission.kind {
+                let rescission = try JSONDecoder().decode(ConsentRescission.self, from: draft.payload)
+                return try APIJSON.encoder().encode(WebhookPayload<ConsentRescission>(draft: draft, appID: appID, event: rescission))
             }
             if EntitlementGrant.EventKind(rawValue: draft.kind) != nil {
                 let grant = try JSONDecoder().decode(EntitlementGrant.self, from: draft.payload)

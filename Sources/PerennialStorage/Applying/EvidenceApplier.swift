@@ -76,14 +76,14 @@ public struct EvidenceApplier: Sendable {
             if !owned.isEmpty {
                 plan.audit.append(
                     AuditEntry.Draft(
-                        appUserID: user, at: now, kind: .evidenceApplied,
+                        appUserID: user, appBundleID: evidence.appBundleID, at: now, kind: .evidenceApplied,
                         detail: AuditDetail(originalTransactionIDs: owned, eventIDs: events.map(\.id), action: evidence.requestedBy)))
             }
         }
         let unowned = touched.filter { owners[$0] == nil }
         if !unowned.isEmpty {
             plan.audit.append(
-                AuditEntry.Draft(appUserID: nil, at: now, kind: .evidenceApplied, detail: AuditDetail(originalTransactionIDs: unowned)))
+                AuditEntry.Draft(appUserID: nil, appBundleID: evidence.appBundleID, at: now, kind: .evidenceApplied, detail: AuditDetail(originalTransactionIDs: unowned)))
         }
         try addOwnershipEvents(evidence: evidence, now: now, into: &plan)
         scheduleChecks(touched, owners: owners, merged: merged, now: now, into: &plan)
@@ -192,7 +192,7 @@ public struct EvidenceApplier: Sendable {
                 owners[id] = claimant
                 plan.bindings.append(WritePlan.Binding(originalTransactionID: id, appUserID: claimant))
                 plan.audit.append(
-                    AuditEntry.Draft(appUserID: claimant, at: now, kind: .bound, detail: AuditDetail(originalTransactionIDs: [id])))
+                    AuditEntry.Draft(appUserID: claimant, appBundleID: evidence.appBundleID, at: now, kind: .bound, detail: AuditDetail(originalTransactionIDs: [id])))
             }
         }
         return owners
@@ -217,7 +217,7 @@ public struct EvidenceApplier: Sendable {
                         payload: payload))
                 plan.audit.append(
                     AuditEntry.Draft(
-                        appUserID: user, at: now, kind: kind,
+                        appUserID: user, appBundleID: evidence.appBundleID, at: now, kind: kind,
                         detail: AuditDetail(originalTransactionIDs: [change.originalTransactionID], ownershipChange: change)))
             }
         }

@@ -35,7 +35,7 @@ extension EvidenceApplier {
                 eventID: "\(change.decision.rawValue):\(originalTransactionID):\(milliseconds)", appUserID: owner, appBundleID: appBundleID,
                 kind: change.decision.rawValue, occurredAt: now, payload: try StorageJSON.encode(change, what: "release of \(originalTransactionID)")))
         let audit = AuditEntry.Draft(
-            appUserID: owner, at: now, kind: .ownershipReleased,
+            appUserID: owner, appBundleID: appBundleID, at: now, kind: .ownershipReleased,
             detail: AuditDetail(originalTransactionIDs: [originalTransactionID], eventIDs: outbox.map(\.eventID), ownershipChange: change, action: action))
         return PurchaseRelease(
             originalTransactionID: originalTransactionID, owner: owner, appBundleID: appBundleID, view: view, outbox: outbox, audit: [audit])

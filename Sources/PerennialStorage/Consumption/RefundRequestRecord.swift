@@ -127,7 +127,7 @@ public struct RefundRequestRecord: Hashable, Sendable, Codable {
 
     /// The timeline entry of the change that left the request as it is, for its owner.
     public func audit(_ kind: AuditKind, at: Date) -> AuditEntry.Draft {
-        AuditEntry.Draft(appUserID: appUserID, at: at, kind: kind, detail: AuditDetail(originalTransactionIDs: [originalTransactionID], consumption: self))
+        AuditEntry.Draft(appUserID: appUserID, appBundleID: appBundleID, at: at, kind: kind, detail: AuditDetail(originalTransactionIDs: [originalTransactionID], consumption: self))
     }
 }
 

@@ -42,7 +42,7 @@ public struct GrantWrite: Hashable, Sendable {
             eventID: eventID, appUserID: user, appBundleID: appBundleID, kind: kind.rawValue, occurredAt: now,
             payload: try StorageJSON.encode(grant, what: "grant \(grant.id)"))
         audit = AuditEntry.Draft(
-            appUserID: user, at: now, kind: auditKind,
+            appUserID: user, appBundleID: appBundleID, at: now, kind: auditKind,
             detail: AuditDetail(originalTransactionIDs: [], eventIDs: [eventID], action: action, grant: grant))
     }
 }

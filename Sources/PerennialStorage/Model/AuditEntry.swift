@@ -8,12 +8,16 @@ public struct AuditEntry: Hashable, Sendable {
     public struct Draft: Hashable, Sendable, Codable {
         /// Nil for evidence about a purchase nobody owns yet.
         public var appUserID: AppUserID?
+        /// The app the entry is about: app user ids are each app's own, and so are their timelines.
+        /// Nil only for entries older than the migration that could not be told an app.
+        public var appBundleID: String?
         public var at: Date
         public var kind: AuditKind
         public var detail: AuditDetail
 
-        public init(appUserID: AppUserID?, at: Date, kind: AuditKind, detail: AuditDetail) {
+        public init(appUserID: AppUserID?, appBundleID: String?, at: Date, kind: AuditKind, detail: AuditDetail) {
             self.appUserID = appUserID
+            self.appBundleID = appBundleID
             self.at = at
             self.kind = kind
             self.detail = detail
@@ -64,6 +68,11 @@ public struct AuditKind: OpenValue {
     public static let retentionMessageChosen: Self = "retentionMessageChosen"
     /// The app posted the user's app transaction (``AuditDetail/appPurchase``: the original purchase kept).
     public static let appTransactionRecorded: Self = "appTransactionRecorded"
+    /// An operator erased a user's personal data (``AuditDetail/action``; the entry names no user,
+    /// and its purchases are those the erasure unbound).
+    public static let personalDataErased: Self = "personalDataErased"
+    /// Apple told that a parent or guardian withdrew consent for the app (`RESCIND_CONSENT`).
+    public static let consentRescinded: Self = "consentRescinded"
 }
 
 /// One realtime retention request and the answer Perennial gave.
@@ -156,7 +165,7 @@ public struct AuditDetail: Hashable, Sendable, Codable {
 public struct AdminAction: Hashable, Sendable, Codable {
     /// The admin key's name.
     public var admin: String
-    /// `refresh`, `extend`, `orderLookup`, `move`, `unbind`, `grant`, `revokeGrant`.
+    /// `refresh`, `extend`, `orderLookup`, `move`, `unbind`, `grant`, `revokeGrant`, `erasePersonalData`.
     public var action: String
     /// Why, as the operator wrote it.
     public var reason: String?

@@ -57,7 +57,7 @@ struct LiveDevice {
 
     /// The signed-transaction evidence the server stored for this user (from its audit timeline).
     func storedTransactionEvidence() async throws -> [StoredEvidence] {
-        let timeline = try await system.storage.timeline(of: AppUserID(account))
+        let timeline = try await system.storage.timeline(of: AppUserID(account), appBundleID: LiveCatalog.bundleID)
         var seen: Set<Int64> = []
         var evidence: [StoredEvidence] = []
         for id in timeline.compactMap(\.evidenceID) where seen.insert(id).inserted {

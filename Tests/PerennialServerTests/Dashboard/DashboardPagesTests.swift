@@ -75,7 +75,7 @@ import Testing
 
             let forged = try await admin.post("\(path)/grants", form: ["entitlementId": "pro", "duration": "P1W"])
             #expect(forged.status == .forbidden)
-            #expect(try await server.storage.timeline(of: "alice").allSatisfy { $0.entry.kind != .entitlementGranted })
+            #expect(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).allSatisfy { $0.entry.kind != .entitlementGranted })
 
             let given = try await admin.post(
                 "\(path)/grants", form: ["csrf": admin.csrfToken, "entitlementId": "pro", "duration": "P1M", "reason": "outage <b>3rd</b>"])

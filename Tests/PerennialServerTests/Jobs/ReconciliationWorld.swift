@@ -102,7 +102,7 @@ struct ReconciliationWorld {
     /// The reconciliation entries of Alice's timeline, with their evidence.
     func reconciliationEntries() async throws -> [(entry: AuditEntry, evidence: StoredEvidence)] {
         var found: [(entry: AuditEntry, evidence: StoredEvidence)] = []
-        for entry in try await storage.timeline(of: Self.user) {
+        for entry in try await storage.timeline(of: Self.user, appBundleID: app.bundleID) {
             guard let id = entry.evidenceID, let evidence = try await storage.evidence(id: id), evidence.kind == .reconciliation else { continue }
             found.append((entry, evidence))
         }
@@ -111,7 +111,7 @@ struct ReconciliationWorld {
 
     /// The failed checks of Alice's timeline (entries without evidence).
     func failedChecks() async throws -> [AuditDetail.CheckFailure] {
-        try await storage.timeline(of: Self.user).filter { $0.entry.kind == .reconciliationFailed && $0.evidenceID == nil }
+        try await storage.timeline(of: Self.user, appBundleID: app.bundleID).filter { $0.entry.kind == .reconciliationFailed && $0.evidenceID == nil }
             .compactMap(\.entry.detail.failure)
     }
 

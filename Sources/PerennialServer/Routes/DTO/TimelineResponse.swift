@@ -1,5 +1,6 @@
 public import Foundation
 public import PerennialStorage
+import PerennialCore
 
 /// `GET /admin/v1/subscribers/{appUserId}/timeline`: every audit entry of the user, oldest first,
 /// with the evidence that caused it, so support can answer "why (not) access".
@@ -59,4 +60,42 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
 
     public var appUserId: String
     public var entries: [Entry]
+}
+
+extension TimelineResponse {
+    /// The user's audit timeline in the app with the evidence behind each entry, as the admin API,
+    /// the dashboard and a personal-data export show it.
+    static func read(of user: AppUserID, appBundleID: String, from storage: any SubscriberStorage) async throws(StorageError) -> TimelineResponse {
+        let entries = try await storage.timeline(of: user, appBundleID: appBundleID)
+        var evidence: [Int64: TimelineResponse.Evidence] = [:]
+        for id in Set(entries.compactMap(\.evidenceID)) {
+            guard let stored = try await storage.evidence(id: id) else { continue }
+            evidence[id] = TimelineResponse.Evidence(
+                id: id, kind: stored.kind.rawValue, receivedAt: stored.receivedAt, presentedBy: stored.presentedBy?.rawValue,
+                rawBase64: stored.raw.base64EncodedString())
+        }
+        return TimelineResponse(
+            appUserId: user.rawValue,
+            entries: entries.map { entry in
+                TimelineResponse.Entry(
+                    id: entry.id, at: entry.entry.at, kind: entry.entry.kind.rawValue,
+                    originalTransactionIds: entry.entry.detail.originalTransactionIDs, eventIds: entry.entry.detail.eventIDs,
+                    evidence: entry.evidenceID.flatMap { evidence[$0] },
+                    previousOwner: entry.entry.detail.ownershipChange?.previousOwner.rawValue,
+                    presenter: entry.entry.detail.ownershipChange?.presenter.rawValue,
+                    failure: entry.entry.detail.failure.map {
+                        TimelineResponse.Failure(error: $0.error, attempts: $0.attempts, nextAttemptAt: $0.nextAttemptAt)
+                    },
+                    requestedBy: entry.entry.detail.action.map { TimelineResponse.RequestedBy(admin: $0.admin, action: $0.action, reason: $0.reason) },
+                    grant: entry.entry.detail.grant.map { grant in
+                        // The entry's instant comes back from storage through seconds since 1970,
+                        // at times a unit in the last place before the grant's own instant of the
+                        // change (a new grant then read as not yet active): judged at the later.
+                        let changed = entry.entry.kind == .grantRevoked ? grant.revokedAt ?? entry.entry.at : grant.startsAt
+                        return SubscriberResponse.Grant(grant, at: max(entry.entry.at, changed))
+                    },
+                    refundRequest: entry.entry.detail.consumption, retention: entry.entry.detail.retention,
+                    appPurchase: entry.entry.detail.appPurchase.map(SubscriberResponse.AppTransaction.init))
+            })
+    }
 }
