@@ -84,7 +84,7 @@ import Testing
         #expect(try await store.purchase(productID: "pro.monthly", appAccountToken: nil, offer: nil) == .userCancelled)
         #expect(stub.requests.count == 1)
         await store.setPurchaseMode(.pay)
-        await #expect(throws: StoreError.purchaseFailed("no product nope")) {
+        await #expect(throws: StoreError.purchaseFailed(UnderlyingError(ServerError.http(status: 404, code: "productNotFound", message: "no product nope")))) {
             try await store.purchase(productID: "nope", appAccountToken: nil, offer: nil)
         }
     }
