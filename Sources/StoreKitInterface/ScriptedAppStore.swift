@@ -76,6 +76,7 @@ public final class ScriptedAppStore: @unchecked Sendable {
     private var refundLog: [UInt64] = []
     private var offerCodeSheets = 0
     private var intentListeners: [UUID: AsyncStream<PurchaseIntent>.Continuation] = [:]
+    private var unheardIntents: [PurchaseIntent] = []
     private var eligibleWinBack: [String: [String]] = [:]
     private var offerSigner: (bundleID: String, keyID: String, key: P256.Signing.PublicKey)?
     private var spentNonces: Set<UUID> = []
@@ -184,10 +185,15 @@ public final class ScriptedAppStore: @unchecked Sendable {
     }
 
     /// The customer taps a promoted in-app purchase on the App Store: every `PurchaseIntent.intents`
-    /// listener receives the product, for the app to buy.
+    /// listener receives the product, for the app to buy; with none yet (the app is launching),
+    /// the first one to listen does.
     public func promote(productID: String) {
-        let (product, listeners) = lock.withLock { (storeProducts[productID], Array(intentListeners.values)) }
-        guard let product else { return }
+        let listeners: [AsyncStream<PurchaseIntent>.Continuation]? = lock.withLock {
+            guard let product = storeProducts[productID] else { return nil }
+            if intentListeners.isEmpty { unheardIntents.append(PurchaseIntent(product: product)) }
+            return Array(intentListeners.values)
+        }
+        guard let listeners, let product = lock.withLock({ storeProducts[productID] }) else { return }
         for listener in listeners { listener.yield(PurchaseIntent(product: product)) }
     }
 
@@ -408,7 +414,11 @@ public final class ScriptedAppStore: @unchecked Sendable {
     func purchaseIntentsStream() -> AsyncStream<PurchaseIntent> {
         let (stream, continuation) = AsyncStream.makeStream(of: PurchaseIntent.self)
         let id = UUID()
-        lock.withLock { intentListeners[id] = continuation }
+        lock.withLock {
+            for intent in unheardIntents { continuation.yield(intent) }
+            unheardIntents = []
+            intentListeners[id] = continuation
+        }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             _ = self.lock.withLock { self.intentListeners.removeValue(forKey: id) }
