@@ -65,7 +65,6 @@ public final class ScriptedAppStore: @unchecked Sendable {
     private var receiptRefreshFailure: (any Error)?
     private var receiptRefreshes = 0
     private var restoreFailure: (any Error)?
-    private var redemptionSheets = 0
     private var finishGate: @Sendable (String) -> Bool = { _ in true }
     private var verificationFailures: [UInt64: VerificationResult<Transaction>.VerificationError] = [:]
     private var clockNow = Date(timeIntervalSince1970: 1_800_000_000)
@@ -140,7 +139,6 @@ public final class ScriptedAppStore: @unchecked Sendable {
     public var purchases: [(productID: String, options: Set<Product.PurchaseOption>)] { lock.withLock { purchaseLog } }
     public var syncCount: Int { lock.withLock { syncs } }
     public var receiptRefreshCount: Int { lock.withLock { receiptRefreshes } }
-    public var redemptionSheetCount: Int { lock.withLock { redemptionSheets } }
     /// How many times StoreKit 2's offer-code sheet (`presentOfferCodeRedeemSheet(in:)`) was shown.
     public var offerCodeSheetCount: Int { lock.withLock { offerCodeSheets } }
     public var manageSubscriptionsSheetCount: Int { lock.withLock { manageSheets } }
@@ -526,8 +524,6 @@ public final class ScriptedAppStore: @unchecked Sendable {
         if !restored.isEmpty { notify { $0.paymentQueue(self.paymentQueue, updatedTransactions: restored) } }
         notify { $0.paymentQueueRestoreCompletedTransactionsFinished(self.paymentQueue) }
     }
-
-    func presentCodeRedemptionSheet() { lock.withLock { redemptionSheets += 1 } }
 
     func refreshReceipt() -> Result<Void, any Error> {
         lock.withLock {

@@ -14,6 +14,7 @@ import Testing
         (.store(.restoreFailed(UnderlyingError(ServerError.decoding("x")))), "restore_failed"),
         (.store(.simulator(.unreachable("x"))), "store_failed"),
         (.store(.unsupported("tvOS")), "unsupported"),
+        (.store(.refundRequestFailed(UnderlyingError(ServerError.decoding("x")))), "refund_request_failed"),
         (.notYetDelivered(transactionID: "1", reason: .unreachable("x")), "paid_not_yet_delivered"),
         (.journalUnavailable("disk full"), "journal_unavailable"),
         (.appAccountTokenUnavailable(.unreachable("x")), "app_account_token_unavailable"),

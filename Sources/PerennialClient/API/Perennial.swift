@@ -167,6 +167,12 @@ public actor Perennial {
         do {
             return await cache.accept(try await server.subscriber(appUserID: appUserID))
         } catch {
+            // A forged or altered answer is worth a warning; being offline is ordinary.
+            if case .unverifiedAnswer = error {
+                configuration.log.warning("subscriber", "answer refused: \(PerennialError.server(error).code.rawValue)")
+            } else {
+                configuration.log.info("subscriber", "server not asked: \(PerennialError.server(error).code.rawValue); answering from what the device knows")
+            }
             let cached = await cache.current(appUserID: appUserID)
             if let cached, !cached.isStale { return cached }
             if let fallback = await storeFallback(appUserID: appUserID, cached: cached) { return fallback }
@@ -224,8 +230,10 @@ public actor Perennial {
             if syncWithAppStore { try await store.restore() }
             transactions = try await store.currentEntitlements()
         } catch {
+            configuration.log.info("restore", "restore ended: \(PerennialError.store(error).code.rawValue)")
             throw .store(error)
         }
+        configuration.log.info("restore", "restoring \(transactions.count) transactions")
         var keys: Set<String> = []
         for transaction in transactions {
             _ = try await uploader.record(transaction, appUserID: appUserID, origin: .restore)

@@ -8,13 +8,19 @@ import Testing
 /// App Store: Apple's sheets, the win-back offers a lapsed subscriber may redeem, promoted
 /// purchases, and purchases made by StoreKit's own views (observer mode).
 @Suite struct AppStoreSurfaceTests {
-    @Test func theOfferCodeSheetIsStoreKit2sInTheScene() async throws {
+    /// StoreKit 2's sheet, in the scene, from either adapter (StoreKit 1's deprecated sheet is not
+    /// in the interface at all, so no adapter can call it).
+    @Test func theOfferCodeSheetIsStoreKit2sInTheSceneFromEitherAdapter() async throws {
         let appStore = StoreKit2AdapterTests.store()
         let app = SDKFixture()
         try await appStore.run { @MainActor in
             try await StoreKit2AdapterTests.sdk(app, appStore).presentOfferCodeRedemption(in: UIWindowScene())
             #expect(appStore.offerCodeSheetCount == 1)
-            #expect(appStore.redemptionSheetCount == 0)   // never StoreKit 1's deprecated sheet
+            let storeKit1 = Perennial(configuration: app.configuration(), store: StoreKit1Store(receiptURL: { appStore.receiptURL }), server: app.server)
+            try await storeKit1.presentOfferCodeRedemption(in: UIWindowScene())
+            try await storeKit1.showManageSubscriptions(in: UIWindowScene())
+            #expect(appStore.offerCodeSheetCount == 2)
+            #expect(appStore.manageSubscriptionsSheetCount == 1)
         }
     }
 

@@ -9,16 +9,12 @@ import StoreKitInterface
 /// The App Store's sheets, shared by both StoreKit adapters: they are StoreKit 2 calls, but need
 /// nothing of StoreKit 2's purchases, so an app still buying through StoreKit 1 shows them too
 /// (StoreKit 1's transaction ids are the ones StoreKit 2 knows).
-@available(iOS 15.0, visionOS 1.0, *)
 enum AppStoreSheets {
-    /// StoreKit 2's sheet (iOS 16 and later), which knows the scene to present in when the app
-    /// has several; iOS 15 only has StoreKit 1's, shown in the key window.
+    /// StoreKit 2's sheet, which knows the scene to present in when the app has several (StoreKit
+    /// 1's, deprecated since iOS 18, only knows the key window). The package requires iOS 17, so
+    /// it always exists.
     @MainActor
     static func presentOfferCodeRedemption(in scene: UIWindowScene) async throws(StoreError) {
-        guard #available(iOS 16.0, visionOS 1.0, *) else {
-            SKPaymentQueue.default().presentCodeRedemptionSheet()
-            return
-        }
         do {
             try await AppStore.presentOfferCodeRedeemSheet(in: scene)
         } catch {

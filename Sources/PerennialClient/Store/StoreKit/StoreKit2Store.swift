@@ -36,14 +36,17 @@ public struct StoreKit2Store: StoreBackend {
 
     /// A promoted in-app purchase (`PurchaseIntent`, iOS 16.4 and macOS 14.4; none on tvOS, watchOS
     /// and visionOS) yields its product: the app buys it with ``Perennial/purchase(_:options:)``,
-    /// which journals and delivers it like any purchase.
+    /// which journals and delivers it like any purchase. (The package's iOS 17 has it; macOS 14
+    /// before 14.4 has none.)
     public func purchaseIntents() -> AsyncStream<StoreProduct> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreProduct.self)
         #if os(iOS) || os(macOS) || os(Linux)
-        guard #available(iOS 16.4, macOS 14.4, *) else {
+        #if os(macOS)
+        guard #available(macOS 14.4, *) else {
             continuation.finish()
             return stream
         }
+        #endif
         let task = Task {
             for await intent in PurchaseIntent.intents { continuation.yield(await Self.storeProduct(intent.product)) }
             continuation.finish()
