@@ -161,6 +161,8 @@ let package = Package(
         // Linux; never a product, never linked on Apple platforms (the real StoreKit is used there).
         .target(
             name: "StoreKitInterface",
+            // The scripted App Store checks promotional offer signatures as StoreKit does (ECDSA P-256).
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -83,6 +83,11 @@ extension Product {
             public let autoRenewPreference: String?
             /// https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/graceperiodexpirationdate
             public let gracePeriodExpirationDate: Date?
+            /// https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/eligiblewinbackofferids
+            @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+            public var eligibleWinBackOfferIDs: [String] { scriptedEligibleWinBackOfferIDs }
+
+            let scriptedEligibleWinBackOfferIDs: [String]
         }
     }
 

@@ -57,14 +57,4 @@ open class SKPaymentQueue: NSObject {
     open func restoreCompletedTransactions(withApplicationUsername username: String?) {
         appStore.restoreCompletedTransactions(applicationUsername: username)
     }
-
-    /// https://developer.apple.com/documentation/storekit/skpaymentqueue/presentcoderedemptionsheet()
-    @available(iOS, introduced: 14.0, deprecated: 18.0)
-    @available(visionOS, introduced: 1.0, deprecated: 2.0)
-    @available(macOS, unavailable)
-    @available(tvOS, unavailable)
-    @available(watchOS, unavailable)
-    open func presentCodeRedemptionSheet() {
-        appStore.presentCodeRedemptionSheet()
-    }
 }

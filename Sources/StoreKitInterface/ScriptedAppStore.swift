@@ -1,3 +1,4 @@
+public import Crypto
 public import Foundation
 
 /// Linux-only test scaffolding: the App Store behind this target's StoreKit API, scripted by tests.
@@ -27,7 +28,14 @@ public final class ScriptedAppStore: @unchecked Sendable {
         case askToBuy
         /// The user closes the sheet.
         case cancel
-        /// The store fails the payment with this StoreKit 1 code (StoreKit 2: `Product.PurchaseError`).
+        /// The purchase is interrupted (the user must first accept new terms or update a payment
+        /// method): the app sees a failure (StoreKit 2 throws `StoreKitError.unknown`, StoreKit 1
+        /// fails the payment), and once ``completeInterruptedPurchase()`` plays the user finishing
+        /// the action outside the app, the paid transaction arrives through `Transaction.updates`
+        /// (StoreKit 1: the observer).
+        case interrupted
+        /// The store fails the payment with this StoreKit 1 code (StoreKit 2 throws
+        /// `StoreKitError.userCancelled` for `.paymentCancelled`, else `Product.PurchaseError.productUnavailable`).
         case fail(SKError.Code)
     }
 
@@ -57,9 +65,20 @@ public final class ScriptedAppStore: @unchecked Sendable {
     private var receiptRefreshFailure: (any Error)?
     private var receiptRefreshes = 0
     private var restoreFailure: (any Error)?
-    private var redemptionSheets = 0
     private var finishGate: @Sendable (String) -> Bool = { _ in true }
     private var verificationFailures: [UInt64: VerificationResult<Transaction>.VerificationError] = [:]
+    private var clockNow = Date(timeIntervalSince1970: 1_800_000_000)
+    private var interruptedPurchases: [(productID: String, token: UUID?, legacy: SKPayment?)] = []
+    private var manageSheets = 0
+    private var manageFailure: (any Error)?
+    private var refundAnswers: [Result<Transaction.RefundRequestStatus, any Error>] = []
+    private var refundLog: [UInt64] = []
+    private var offerCodeSheets = 0
+    private var intentListeners: [UUID: AsyncStream<PurchaseIntent>.Continuation] = [:]
+    private var unheardIntents: [PurchaseIntent] = []
+    private var eligibleWinBack: [String: [String]] = [:]
+    private var offerSigner: (bundleID: String, keyID: String, key: P256.Signing.PublicKey)?
+    private var spentNonces: Set<UUID> = []
 
     /// An empty store with no receipt yet.
     public init() {
@@ -96,12 +115,35 @@ public final class ScriptedAppStore: @unchecked Sendable {
         lock.withLock { verificationFailures[transaction.id] = error }
     }
 
+    /// The App Store's clock: purchase dates, and expiration dates one subscription period later.
+    public var now: Date { lock.withLock { clockNow } }
+    /// Moves the App Store's clock (a subscription past its expiration date no longer entitles).
+    public func advance(by interval: TimeInterval) { lock.withLock { clockNow += interval } }
+    /// The next refund request sheets' outcomes, in order; when none are left the user submits.
+    public func answerRefundRequests(_ answers: Result<Transaction.RefundRequestStatus, any Error>...) {
+        lock.withLock { refundAnswers.append(contentsOf: answers) }
+    }
+    public func failManageSubscriptions(with error: (any Error)?) { lock.withLock { manageFailure = error } }
+    /// The win-back offers the App Store finds the subscriber of `group` eligible for, best first
+    /// (`RenewalInfo.eligibleWinBackOfferIDs`).
+    public func setEligibleWinBackOffers(_ ids: [String], group: String) { lock.withLock { eligibleWinBack[group] = ids } }
+    /// From now on a promotional offer must be signed, as App Store Connect's key `keyID` signs it
+    /// for `bundleID`, by the private key of `publicKey`; otherwise the purchase throws
+    /// `Product.PurchaseError.invalidOfferSignature`, as StoreKit does. A nonce is taken once.
+    public func verifyOfferSignatures(bundleID: String, keyID: String, publicKey: P256.Signing.PublicKey) {
+        lock.withLock { offerSigner = (bundleID, keyID, publicKey) }
+    }
+
     // MARK: Observing
 
     public var purchases: [(productID: String, options: Set<Product.PurchaseOption>)] { lock.withLock { purchaseLog } }
     public var syncCount: Int { lock.withLock { syncs } }
     public var receiptRefreshCount: Int { lock.withLock { receiptRefreshes } }
-    public var redemptionSheetCount: Int { lock.withLock { redemptionSheets } }
+    /// How many times StoreKit 2's offer-code sheet (`presentOfferCodeRedeemSheet(in:)`) was shown.
+    public var offerCodeSheetCount: Int { lock.withLock { offerCodeSheets } }
+    public var manageSubscriptionsSheetCount: Int { lock.withLock { manageSheets } }
+    /// The transactions a refund was requested for, in order.
+    public var refundRequests: [UInt64] { lock.withLock { refundLog } }
     public var unfinishedCount: Int { lock.withLock { unfinishedIDs.count + queue.count } }
     public var legacyPayments: [SKPayment] { lock.withLock { legacyHistory.map(\.payment) } }
     /// How many times the app finished the transaction with this id (StoreKit 2 or 1).
@@ -126,6 +168,31 @@ public final class ScriptedAppStore: @unchecked Sendable {
     @discardableResult
     public func leaveUnfinished(productID: String) -> Transaction {
         lock.withLock { makeTransaction(productID: productID, token: nil, originalID: nil, revoked: false) }
+    }
+
+    /// The user completes the oldest interrupted purchase outside the app: the paid transaction
+    /// arrives through `Transaction.updates` (StoreKit 1: the observer, as `.purchased`).
+    public func completeInterruptedPurchase() {
+        guard let purchase = lock.withLock({ interruptedPurchases.isEmpty ? nil : interruptedPurchases.removeFirst() }) else { return }
+        if let payment = purchase.legacy {
+            let purchased = lock.withLock { makeLegacy(.purchased, payment: payment) }
+            notify { $0.paymentQueue(self.paymentQueue, updatedTransactions: [purchased]) }
+        } else {
+            publish(lock.withLock { makeTransaction(productID: purchase.productID, token: purchase.token, originalID: nil, revoked: false) })
+        }
+    }
+
+    /// The customer taps a promoted in-app purchase on the App Store: every `PurchaseIntent.intents`
+    /// listener receives the product, for the app to buy; with none yet (the app is launching),
+    /// the first one to listen does.
+    public func promote(productID: String) {
+        let listeners: [AsyncStream<PurchaseIntent>.Continuation]? = lock.withLock {
+            guard let product = storeProducts[productID] else { return nil }
+            if intentListeners.isEmpty { unheardIntents.append(PurchaseIntent(product: product)) }
+            return Array(intentListeners.values)
+        }
+        guard let listeners, let product = lock.withLock({ storeProducts[productID] }) else { return }
+        for listener in listeners { listener.yield(PurchaseIntent(product: product)) }
     }
 
     /// The parent approves the oldest Ask to Buy request: StoreKit 2 delivers the transaction
@@ -178,11 +245,11 @@ public final class ScriptedAppStore: @unchecked Sendable {
         let (sheet, token): (Sheet, UUID?) = try lock.withLock {
             guard allowsPayments else { throw Product.PurchaseError.purchaseNotAllowed }
             purchaseLog.append((product.id, options))
-            try Self.validate(options, for: product)
             let token = options.lazy.compactMap { option -> UUID? in
                 if case .appAccountToken(let token) = option.kind { return token }
                 return nil
             }.first
+            try validate(options, for: product, token: token)
             return (sheets.isEmpty ? .pay : sheets.removeFirst(), token)
         }
         switch sheet {
@@ -193,13 +260,20 @@ public final class ScriptedAppStore: @unchecked Sendable {
             return .pending
         case .cancel:
             return .userCancelled
-        case .fail:
+        case .interrupted:
+            lock.withLock { interruptedPurchases.append((product.id, token, nil)) }
+            throw StoreKitError.unknown
+        case .fail(let code):
+            // StoreKit 2 mostly answers `.userCancelled`, but may throw the cancellation instead.
+            if code == .paymentCancelled { throw StoreKitError.userCancelled }
             throw Product.PurchaseError.productUnavailable
         }
     }
 
-    /// The offers a purchase names must exist on the product, as the App Store checks.
-    private static func validate(_ options: Set<Product.PurchaseOption>, for product: Product) throws {
+    /// The offers a purchase names must exist on the product, and, once ``verifyOfferSignatures(bundleID:keyID:publicKey:)``
+    /// was called, a promotional offer must carry a valid signature, as the App Store checks.
+    /// Called with the lock held.
+    private func validate(_ options: Set<Product.PurchaseOption>, for product: Product, token: UUID?) throws {
         let subscription = product.subscription
         for option in options {
             switch option.kind {
@@ -207,6 +281,7 @@ public final class ScriptedAppStore: @unchecked Sendable {
                 guard subscription?.promotionalOffers.contains(where: { $0.id == id }) == true else {
                     throw Product.PurchaseError.invalidOfferIdentifier
                 }
+                try checkSignature(of: option, productID: product.id, token: token)
             case .winBackOffer(let id):
                 guard subscription?.scriptedWinBackOffers.contains(where: { $0.id == id }) == true else {
                     throw Product.PurchaseError.ineligibleForOffer
@@ -214,6 +289,36 @@ public final class ScriptedAppStore: @unchecked Sendable {
             case .appAccountToken, .simulatesAskToBuyInSandbox:
                 break
             }
+        }
+    }
+
+    /// Apple's two forms: the legacy ECDSA signature (DER) over the U+2063-joined bundle id, key
+    /// id, product, offer, app account token, nonce and timestamp; or an ES256 compact JWS whose
+    /// claims name the bundle, product and offer. Called with the lock held.
+    private func checkSignature(of option: Product.PurchaseOption, productID: String, token: UUID?) throws {
+        guard let signer = offerSigner else { return }
+        switch option.kind {
+        case .promotionalOffer(let offerID, let keyID, let nonce, let signature, let timestamp):
+            let fields = [
+                signer.bundleID, keyID, productID, offerID, token?.uuidString.lowercased() ?? "", nonce.uuidString.lowercased(), String(timestamp),
+            ]
+            guard keyID == signer.keyID, !spentNonces.contains(nonce),
+                let ecdsa = try? P256.Signing.ECDSASignature(derRepresentation: signature),
+                signer.key.isValidSignature(ecdsa, for: Data(fields.joined(separator: "\u{2063}").utf8))
+            else { throw Product.PurchaseError.invalidOfferSignature }
+            spentNonces.insert(nonce)
+        case .promotionalOfferJWS(let offerID, let compactJWS):
+            let parts = compactJWS.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3, let signature = ScriptedJWS.decode(parts[2]),
+                let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+                signer.key.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8)),
+                let payload = ScriptedJWS.decode(parts[1]),
+                let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
+                claims["bid"] as? String == signer.bundleID, claims["productId"] as? String == productID,
+                claims["offerIdentifier"] as? String == offerID
+            else { throw Product.PurchaseError.invalidOfferSignature }
+        case .appAccountToken, .winBackOffer, .simulatesAskToBuyInSandbox:
+            break
         }
     }
 
@@ -252,6 +357,7 @@ public final class ScriptedAppStore: @unchecked Sendable {
             for transaction in transactions.values.sorted(by: { $0.id < $1.id }) {
                 latest[transaction.productID] = transaction.revocationDate == nil ? transaction : nil
             }
+            latest = latest.filter { $0.value.expirationDate.map { $0 > clockNow } ?? true }
             return latest.values.sorted { $0.id < $1.id }.map(verification(of:))
         }
     }
@@ -271,12 +377,13 @@ public final class ScriptedAppStore: @unchecked Sendable {
         lock.withLock {
             let inGroup = transactions.values.filter { storeProducts[$0.productID]?.subscription?.subscriptionGroupID == group }
             guard let latest = inGroup.max(by: { $0.id < $1.id }) else { return [] }
+            let expired = latest.expirationDate.map { $0 <= clockNow } ?? false
             let renewal = Product.SubscriptionInfo.RenewalInfo(
-                originalTransactionID: latest.originalID, currentProductID: latest.productID, willAutoRenew: true,
-                autoRenewPreference: latest.productID, gracePeriodExpirationDate: nil)
-            return [Product.SubscriptionInfo.Status(
-                state: latest.revocationDate == nil ? .subscribed : .revoked, transaction: verification(of: latest),
-                renewalInfo: .verified(renewal))]
+                originalTransactionID: latest.originalID, currentProductID: latest.productID, willAutoRenew: !expired,
+                autoRenewPreference: latest.productID, gracePeriodExpirationDate: nil,
+                scriptedEligibleWinBackOfferIDs: expired ? eligibleWinBack[group] ?? [] : [])
+            let state: Product.SubscriptionInfo.RenewalState = latest.revocationDate != nil ? .revoked : expired ? .expired : .subscribed
+            return [Product.SubscriptionInfo.Status(state: state, transaction: verification(of: latest), renewalInfo: .verified(renewal))]
         }
     }
 
@@ -284,16 +391,66 @@ public final class ScriptedAppStore: @unchecked Sendable {
         AppTransaction(originalAppVersion: "1", originalPurchaseDate: Date(timeIntervalSince1970: 1_700_000_000), bundleID: "com.example.app")
     }
 
+    func showManageSubscriptions() throws {
+        try lock.withLock {
+            manageSheets += 1
+            if let manageFailure { throw manageFailure }
+        }
+    }
+
+    func presentOfferCodeRedeemSheet() throws {
+        lock.withLock { offerCodeSheets += 1 }
+    }
+
+    func beginRefundRequest(for transactionID: UInt64) throws -> Transaction.RefundRequestStatus {
+        try lock.withLock {
+            refundLog.append(transactionID)
+            return try (refundAnswers.isEmpty ? .success(.success) : refundAnswers.removeFirst()).get()
+        }
+    }
+
+    func purchaseIntentsStream() -> AsyncStream<PurchaseIntent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: PurchaseIntent.self)
+        let id = UUID()
+        lock.withLock {
+            for intent in unheardIntents { continuation.yield(intent) }
+            unheardIntents = []
+            intentListeners[id] = continuation
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.intentListeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// A transaction bought now: a subscription expires one period later, on the Gregorian
+    /// calendar in UTC, as the App Store counts months. Called with the lock held.
     private func makeTransaction(productID: String, token: UUID?, originalID: UInt64?, revoked: Bool) -> Transaction {
         nextID += 1
-        let type = storeProducts[productID]?.type ?? .autoRenewable
+        let product = storeProducts[productID]
+        let type = product?.type ?? .autoRenewable
+        let expiration = product?.subscription.flatMap { Self.date(clockNow, plus: $0.subscriptionPeriod) }
         let transaction = Transaction(
             id: nextID, originalID: originalID ?? nextID, productID: productID, productType: type,
-            purchaseDate: Date(timeIntervalSince1970: 1_800_000_000 + Double(nextID)), expirationDate: nil,
+            purchaseDate: clockNow, expirationDate: expiration,
             revocationDate: revoked ? Date(timeIntervalSince1970: 1_800_100_000) : nil, appAccountToken: token, appStore: self)
         transactions[transaction.id] = transaction
         unfinishedIDs.append(transaction.id)
         return transaction
+    }
+
+    private static func date(_ start: Date, plus period: Product.SubscriptionPeriod) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let component: Calendar.Component =
+            switch period.unit {
+            case .day: .day
+            case .week: .weekOfYear
+            case .month: .month
+            case .year: .year
+            }
+        return calendar.date(byAdding: component, value: period.value, to: start)
     }
 
     private func publish(_ transaction: Transaction) {
@@ -314,7 +471,10 @@ public final class ScriptedAppStore: @unchecked Sendable {
     func addObserver(_ observer: any SKPaymentTransactionObserver) { lock.withLock { observers.append(observer) } }
     func removeObserver(_ observer: any SKPaymentTransactionObserver) { lock.withLock { observers.removeAll { $0 === observer } } }
 
+    /// The queue reports `.purchasing` while the sheet is up, then the outcome, as StoreKit does.
     func addPayment(_ payment: SKPayment) {
+        let purchasing = SKPaymentTransaction(scriptedState: .purchasing, payment: payment)
+        notify { $0.paymentQueue(self.paymentQueue, updatedTransactions: [purchasing]) }
         let update: SKPaymentTransaction = lock.withLock {
             let sheet = sheets.isEmpty ? .pay : sheets.removeFirst()
             switch sheet {
@@ -326,6 +486,9 @@ public final class ScriptedAppStore: @unchecked Sendable {
                 return deferred
             case .cancel:
                 return SKPaymentTransaction(scriptedState: .failed, payment: payment, error: SKError(.paymentCancelled))
+            case .interrupted:
+                interruptedPurchases.append((payment.productIdentifier, nil, payment))
+                return SKPaymentTransaction(scriptedState: .failed, payment: payment, error: SKError(.unknown))
             case .fail(let code):
                 return SKPaymentTransaction(scriptedState: .failed, payment: payment, error: SKError(code))
             }
@@ -361,8 +524,6 @@ public final class ScriptedAppStore: @unchecked Sendable {
         if !restored.isEmpty { notify { $0.paymentQueue(self.paymentQueue, updatedTransactions: restored) } }
         notify { $0.paymentQueueRestoreCompletedTransactionsFinished(self.paymentQueue) }
     }
-
-    func presentCodeRedemptionSheet() { lock.withLock { redemptionSheets += 1 } }
 
     func refreshReceipt() -> Result<Void, any Error> {
         lock.withLock {

@@ -61,6 +61,13 @@ enum ScriptedJWS {
         return "eyJhbGciOiJFUzI1NiJ9." + base64URL(json) + ".c2NyaXB0ZWQ"
     }
 
+    /// The bytes of a base64url part of a compact JWS, or nil when it is not base64url.
+    static func decode(_ part: String) -> Data? {
+        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+
     private static func base64URL(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

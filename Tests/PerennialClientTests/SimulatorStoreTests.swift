@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import PerennialClient
+#if os(Linux)
+import StoreKitInterface
+#endif
 
 @Suite struct SimulatorStoreTests {
     static let renewal = FakeJWS.make(transactionID: "2000", productID: "pro.monthly", originalTransactionID: "1000")
@@ -74,6 +77,23 @@ import Testing
         }
     }
 
+    /// The simulator has no App Store sheets and no App Store page to promote from: the sheets say
+    /// so without a request, and the promoted purchases end at once.
+    #if os(Linux)
+    @Test @MainActor func theSheetsAreUnsupportedAndNoPurchaseIsPromoted() async throws {
+        let stub = Self.simulator()
+        let store = SimulatorStore(baseURL: stub.baseURL, accountID: "alice", session: stub.session)
+        let scene = UIWindowScene()
+        let unsupported = { (error: any Error) in PerennialError.store(error as? StoreError ?? .noReceipt).code == .unsupported }
+        await #expect { try await store.showManageSubscriptions(in: scene) } throws: { unsupported($0) }
+        await #expect { _ = try await store.requestRefund(transactionID: "1000", in: scene) } throws: { unsupported($0) }
+        await #expect { try await store.presentOfferCodeRedemption(in: scene) } throws: { unsupported($0) }
+        var intents = store.purchaseIntents().makeAsyncIterator()
+        #expect(await intents.next() == nil)
+        #expect(stub.requests.isEmpty)
+    }
+    #endif
+
     @Test func askToBuyAndCancelModes() async throws {
         let stub = Self.simulator()
         let store = SimulatorStore(baseURL: stub.baseURL, accountID: "alice", session: stub.session)
@@ -84,7 +104,7 @@ import Testing
         #expect(try await store.purchase(productID: "pro.monthly", appAccountToken: nil, offer: nil) == .userCancelled)
         #expect(stub.requests.count == 1)
         await store.setPurchaseMode(.pay)
-        await #expect(throws: StoreError.purchaseFailed("no product nope")) {
+        await #expect(throws: StoreError.purchaseFailed(UnderlyingError(ServerError.http(status: 404, code: "productNotFound", message: "no product nope")))) {
             try await store.purchase(productID: "nope", appAccountToken: nil, offer: nil)
         }
     }

@@ -18,13 +18,14 @@ public struct Entitlement: Sendable, Equatable {
 
     /// An entitlement the offline fallback grants from a store transaction; nil when the device may
     /// not grant from it: the store could not verify its signature (only the server may still
-    /// accept it, once uploaded), or it was revoked.
-    init?(identifier: String, storeTransaction transaction: StoreTransaction, productID: String) {
+    /// accept it, once uploaded), or it was revoked. Active until the subscription period the
+    /// store signed ends, judged at `now` (the server-time estimate).
+    init?(identifier: String, storeTransaction transaction: StoreTransaction, productID: String, now: Date) {
         guard transaction.isVerified, transaction.revocationDate == nil else { return nil }
         self.identifier = identifier
-        self.isActive = true
+        self.isActive = transaction.expirationDate.map { $0 > now } ?? true
         self.productID = productID
-        self.expiresDate = nil
+        self.expiresDate = transaction.expirationDate
         self.originalTransactionID = transaction.originalTransactionID ?? transaction.transactionID
         self.transactionID = transaction.transactionID
     }

@@ -14,12 +14,12 @@ public import Foundation
 public actor Perennial {
     /// The configuration it was made with.
     public nonisolated let configuration: PerennialConfiguration
-    private let store: any StoreBackend
+    let store: any StoreBackend
     private let server: any ServerAPI
     private let cache: SubscriberCache
     let uploader: TransactionUploader
     let coordinator = PurchaseCoordinator()
-    private let flow: PurchaseFlow
+    let flow: PurchaseFlow
     private nonisolated let broadcaster = SubscriberBroadcaster()
     private var listener: Task<Void, Never>?
     /// When this instance first answered from the offline fallback without any server answer.
@@ -47,7 +47,9 @@ public actor Perennial {
             persistence: configuration.journalStore, server: server, store: store, cache: cache, configuration: configuration)
         self.cache = cache
         self.uploader = uploader
-        self.flow = PurchaseFlow(store: store, server: server, uploader: uploader, cache: cache, tokens: AppAccountTokens(server: server))
+        self.flow = PurchaseFlow(
+            store: store, server: server, uploader: uploader, cache: cache, tokens: AppAccountTokens(server: server),
+            log: configuration.log)
     }
 
     /// Subscriber updates: every newer server answer about the signed-in user (after a purchase, a
@@ -133,14 +135,13 @@ public actor Perennial {
         return products
     }
 
-    /// Shows the App Store's offer-code redemption sheet. A redeemed code arrives like a renewal,
-    /// through the store's updates: it is journaled, uploaded and published on ``subscriberUpdates``.
-    public func presentOfferCodeRedemption() async throws(PerennialError) {
-        do {
-            try await store.presentOfferCodeRedemption()
-        } catch {
-            throw .store(error)
-        }
+    /// Promoted in-app purchases: a customer who taps one of the app's in-app purchases on the App
+    /// Store lands in the app, which must finish the purchase (Apple requires listening from launch).
+    /// Each element is the product to buy, with ``purchase(_:options:)`` right away or once the
+    /// user is ready; the purchase is then journaled and delivered like any other. Each access is a
+    /// new stream.
+    public nonisolated var purchaseIntents: AsyncStream<StoreProduct> {
+        store.purchaseIntents()
     }
 
     /// Buys `product` for the current app user. A second call for the same product while one is in
@@ -166,6 +167,12 @@ public actor Perennial {
         do {
             return await cache.accept(try await server.subscriber(appUserID: appUserID))
         } catch {
+            // A forged or altered answer is worth a warning; being offline is ordinary.
+            if case .unverifiedAnswer = error {
+                configuration.log.warning("subscriber", "answer refused: \(PerennialError.server(error).code.rawValue)")
+            } else {
+                configuration.log.info("subscriber", "server not asked: \(PerennialError.server(error).code.rawValue); answering from what the device knows")
+            }
             let cached = await cache.current(appUserID: appUserID)
             if let cached, !cached.isStale { return cached }
             if let fallback = await storeFallback(appUserID: appUserID, cached: cached) { return fallback }
@@ -190,17 +197,18 @@ public actor Perennial {
             if firstFallbackUptime == nil { firstFallbackUptime = uptime }
         }
         guard offline <= configuration.offlineFallbackLimit, let transactions = try? await store.currentEntitlements() else { return nil }
+        let now = cached?.serverNow ?? configuration.clock.now()
         var entitlements: [String: Entitlement] = [:]
         for transaction in transactions {
             guard let productID = transaction.productID else { continue }
             for identifier in mapping[productID] ?? [] {
-                if let entitlement = Entitlement(identifier: identifier, storeTransaction: transaction, productID: productID) {
+                if let entitlement = Entitlement(identifier: identifier, storeTransaction: transaction, productID: productID, now: now) {
                     entitlements[identifier] = entitlement
                 }
             }
         }
         return Subscriber(
-            storeFallbackFor: appUserID, entitlements: entitlements, now: cached?.serverNow ?? configuration.clock.now(),
+            storeFallbackFor: appUserID, entitlements: entitlements, now: now,
             lastServerContact: cached?.lastServerContact)
     }
 
@@ -222,8 +230,10 @@ public actor Perennial {
             if syncWithAppStore { try await store.restore() }
             transactions = try await store.currentEntitlements()
         } catch {
+            configuration.log.info("restore", "restore ended: \(PerennialError.store(error).code.rawValue)")
             throw .store(error)
         }
+        configuration.log.info("restore", "restoring \(transactions.count) transactions")
         var keys: Set<String> = []
         for transaction in transactions {
             _ = try await uploader.record(transaction, appUserID: appUserID, origin: .restore)

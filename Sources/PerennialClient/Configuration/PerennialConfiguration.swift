@@ -45,6 +45,15 @@ public struct PerennialConfiguration: Sendable {
     /// enough for a flight or a weekend without network, short enough that a blocked server does
     /// not become free access.
     public var offlineFallbackLimit: TimeInterval = 3 * 24 * 60 * 60
+    /// The least important log line written. Warnings by default: a failed upload or a refused
+    /// answer shows in Console without the SDK narrating every purchase.
+    public var logLevel: PerennialLogLevel = .warning
+    /// Receives the SDK's log lines instead of `os.Logger` (an app's own logging, a test). Linux has
+    /// no default destination, so there the SDK says nothing without one.
+    public var logHandler: (@Sendable (PerennialLogEntry) -> Void)?
+
+    /// Where this configuration's log lines go.
+    var log: PerennialLog { PerennialLog(level: logLevel, handler: logHandler) }
 
     /// A configuration storing its files in `directory` (the journal goes to the Keychain on Apple
     /// platforms, so an app reinstall does not lose a paid purchase that was never delivered).

@@ -9,6 +9,7 @@ struct PurchaseFlow: Sendable {
     let uploader: TransactionUploader
     let cache: SubscriberCache
     let tokens: AppAccountTokens
+    let log: PerennialLog
 
     /// The app account token is required only by a promotional offer's legacy signature, which
     /// covers it: StoreKit refuses the signature on a purchase without the token, so such a
@@ -16,6 +17,13 @@ struct PurchaseFlow: Sendable {
     /// server could not give: the upload's path names the buyer, so attribution does not depend on
     /// it, and a user ready to pay is not turned away for it.
     func run(productID: String, appUserID: String, options: PurchaseOptions) async -> PurchaseResult {
+        log.info("purchase", "purchase of \(productID) started")
+        let result = await pay(productID: productID, appUserID: appUserID, options: options)
+        log.info("purchase", "purchase of \(productID): \(Self.summary(result))")
+        return result
+    }
+
+    private func pay(productID: String, appUserID: String, options: PurchaseOptions) async -> PurchaseResult {
         let token = await tokens.token(for: appUserID)
         var offer = options.offer
         if let offerID = options.winBackOfferID { offer = StoreOffer(type: "winBack", id: offerID) }
@@ -34,6 +42,8 @@ struct PurchaseFlow: Sendable {
         let result: StorePurchaseResult
         do {
             result = try await store.purchase(productID: productID, appAccountToken: try? token.get(), offer: offer)
+        } catch .userCancelled {
+            return .userCancelled
         } catch {
             return .failed(.store(error))
         }
@@ -47,7 +57,19 @@ struct PurchaseFlow: Sendable {
         }
     }
 
-    private func deliver(_ transaction: StoreTransaction, appUserID: String) async -> PurchaseResult {
+    /// What a purchase ended as, for the log: the outcome and, for a failure, its stable code.
+    static func summary(_ result: PurchaseResult) -> String {
+        switch result {
+        case .success: "delivered"
+        case .userCancelled: "cancelled by the user"
+        case .pending: "pending approval"
+        case .failed(let error): "failed (\(error.code.rawValue))"
+        }
+    }
+
+    /// Journals a paid transaction, uploads it and finishes it once the server acknowledged it:
+    /// the path of every purchase, whether the SDK showed the payment sheet or StoreKit's views did.
+    func deliver(_ transaction: StoreTransaction, appUserID: String) async -> PurchaseResult {
         let outcome: UploadOutcome
         do {
             outcome = try await uploader.recordAndDeliver(transaction, appUserID: appUserID)

@@ -9,6 +9,8 @@ struct SignedTransactionPayload: Decodable {
     let appAccountToken: String?
     /// Epoch milliseconds.
     let revocationDate: Double?
+    /// Epoch milliseconds.
+    let expiresDate: Double?
 
     init(jws: String) throws(StoreError) {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false)

@@ -1,4 +1,9 @@
 public import Foundation
+#if os(iOS) || os(visionOS)
+public import UIKit
+#elseif os(Linux)
+public import StoreKitInterface
+#endif
 
 /// The store the SDK buys from: StoreKit 2, StoreKit 1 or the simulator.
 ///
@@ -40,7 +45,18 @@ public protocol StoreBackend: Sendable {
     /// JWS, iOS 16 and later), which tells the server when and in which version they first got
     /// it; nil where the store has none.
     func appTransaction() async throws(StoreError) -> String?
-    /// Shows the App Store's offer-code redemption sheet; a redeemed code arrives as a transaction
-    /// through ``transactionUpdates()``.
-    func presentOfferCodeRedemption() async throws(StoreError)
+    /// Purchases the customer started outside the app (a promoted in-app purchase tapped on the App
+    /// Store), as the product to buy; a new stream per call. Empty where the store has none.
+    func purchaseIntents() -> AsyncStream<StoreProduct>
+
+    #if os(iOS) || os(visionOS) || os(Linux)
+    /// Shows the App Store's offer-code redemption sheet in `scene`; a redeemed code arrives as a
+    /// transaction through ``transactionUpdates()``.
+    @MainActor func presentOfferCodeRedemption(in scene: UIWindowScene) async throws(StoreError)
+    /// Shows the App Store's manage-subscriptions sheet in `scene`, returning once it is closed.
+    @MainActor func showManageSubscriptions(in scene: UIWindowScene) async throws(StoreError)
+    /// Shows Apple's refund request sheet for one transaction in `scene`. A granted refund arrives
+    /// later, as a revoked transaction through ``transactionUpdates()``.
+    @MainActor func requestRefund(transactionID: String, in scene: UIWindowScene) async throws(StoreError) -> RefundRequestResult
+    #endif
 }

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A product as the store describes it for a paywall; purchases only need its ``id``.
-public struct StoreProduct: Codable, Sendable, Hashable {
+public struct StoreProduct: Codable, Sendable, Hashable, Identifiable {
     /// The App Store product id.
     public var id: String
     /// Localized name, when the store provides one.

@@ -14,6 +14,9 @@ public struct StoreTransaction: Codable, Sendable, Hashable {
     /// Set on a refunded or revoked version of a transaction: the store redelivers the same
     /// transaction id with this date, and it must reach the server too.
     public var revocationDate: Date?
+    /// When a subscription period ends (nil for other products): the offline fallback grants
+    /// nothing past it. Not journaled: the journal only uploads.
+    public var expirationDate: Date?
     /// What is uploaded.
     public var evidence: TransactionEvidence
     /// Whether the store verified the transaction's signature on the device (StoreKit 2's
@@ -26,13 +29,14 @@ public struct StoreTransaction: Codable, Sendable, Hashable {
     /// A transaction.
     public init(
         transactionID: String, originalTransactionID: String? = nil, productID: String? = nil, appAccountToken: UUID? = nil,
-        revocationDate: Date? = nil, evidence: TransactionEvidence, isVerified: Bool = false
+        revocationDate: Date? = nil, expirationDate: Date? = nil, evidence: TransactionEvidence, isVerified: Bool = false
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
         self.productID = productID
         self.appAccountToken = appAccountToken
         self.revocationDate = revocationDate
+        self.expirationDate = expirationDate
         self.evidence = evidence
         self.isVerified = isVerified
     }
@@ -46,10 +50,10 @@ public struct StoreTransaction: Codable, Sendable, Hashable {
             transactionID: payload.transactionId, originalTransactionID: payload.originalTransactionId,
             productID: payload.productId, appAccountToken: payload.appAccountToken.flatMap(UUID.init(uuidString:)),
             revocationDate: payload.revocationDate.map { Date(timeIntervalSince1970: $0 / 1000) },
-            evidence: .signedTransaction(signedTransaction), isVerified: isVerified)
+            expirationDate: payload.expiresDate.map { Date(timeIntervalSince1970: $0 / 1000) }, evidence: .signedTransaction(signedTransaction), isVerified: isVerified)
     }
 
-    /// Every field but ``isVerified``: the journal keeps transactions to upload them, never to grant.
+    /// Every field but ``isVerified`` and ``expirationDate``: the journal keeps transactions to upload them, never to grant.
     enum CodingKeys: String, CodingKey {
         case transactionID, originalTransactionID, productID, appAccountToken, revocationDate, evidence
     }

@@ -16,6 +16,7 @@ actor TransactionUploader {
     private let cache: SubscriberCache
     private let clock: PerennialClock
     private let maxConcurrentUploads: Int
+    private let log: PerennialLog
     private var waiters: [String: [CheckedContinuation<UploadOutcome, Never>]] = [:]
     /// Drains waiting for another drain's upload to end (a slot frees, or an entry they must not
     /// start twice is settled).
@@ -42,6 +43,7 @@ actor TransactionUploader {
         self.cache = cache
         self.clock = configuration.clock
         self.maxConcurrentUploads = configuration.maxConcurrentUploads
+        self.log = configuration.log
     }
 
     /// Transactions not yet acknowledged by the server.
@@ -66,9 +68,12 @@ actor TransactionUploader {
                 try persist()
             } catch {
                 journal = before
+                log.error("journal", "transaction \(transaction.transactionID) not journaled: \(error.code.rawValue); the store keeps it")
                 throw error
             }
+            log.debug("journal", "transaction \(transaction.transactionID) (\(transaction.productID ?? "?")) journaled from \(origin)")
         case .refused:
+            log.warning("journal", "journal full: transaction \(transaction.transactionID) left in the store for later")
             refusedWhileFull = true
         case .alreadyPending, .alreadyDelivered:
             break
@@ -169,12 +174,14 @@ actor TransactionUploader {
             // If this write fails and the app dies, the entry is uploaded once more after relaunch;
             // the server treats the repeat as a no-op. Finishing below is still safe: delivery happened.
             try? persist()
+            log.info("upload", "transaction \(entry.transaction.transactionID) delivered")
             outcome = .delivered(await cache.accept(response))
             if case .finish(let transactionID) = action {
                 await finish(entry.key, transactionID: transactionID)
             }
         case .failure(let error):
             journal.uploadFailed(key: entry.key, reason: error.description, now: clock.now())
+            log.warning("upload", "transaction \(entry.transaction.transactionID) not delivered: \(PerennialError.server(error).code.rawValue); kept for retry")
             try? persist()
             outcome = .failed(error)
         }
@@ -191,8 +198,10 @@ actor TransactionUploader {
         do {
             try await store.finish(transactionID: transactionID)
         } catch {
+            log.warning("finish", "transaction \(transactionID) not finished: \(PerennialError.store(error).code.rawValue); again at next launch")
             return
         }
+        log.debug("finish", "transaction \(transactionID) finished")
         journal.finished(key: key)
         try? persist()
     }

@@ -105,6 +105,8 @@ import Testing
                 return true
             }
             #expect(appStore.receiptRefreshCount == 1)
+            appStore.failRestore(with: SKError(.paymentCancelled))
+            await #expect(throws: PerennialError.store(.userCancelled)) { _ = try await sdk.restorePurchases() }
             appStore.failReceiptRefresh(with: nil)
             _ = try await sdk.refreshReceipt()
             #expect(await app.server.receipts.count == 1)

@@ -41,7 +41,7 @@ import Testing
             #expect(product.introductoryOffer?.period == "P1W")
             #expect(product.introEligibility == .eligible)
             #expect(product.promotionalOffers.map(\.id) == ["comeback"])
-            #expect(product.winBackOffers.map(\.id) == ["winback"])
+            #expect(product.winBackOffers.isEmpty)   // never subscribed: eligible for no win-back offer
             await app.server.setUp(false)
             let offline = try #require(try await Self.sdk(app, appStore).products(["pro.monthly"]).first)
             #expect(offline.introEligibility == nil)
@@ -188,8 +188,31 @@ import Testing
             #expect(await app.server.posts.count == 2)
             _ = try await sdk.restorePurchases(syncWithAppStore: false)
             #expect(appStore.syncCount == 1)
+            appStore.failSync(with: StoreKitError.notEntitled)
+            let failure = await #expect(throws: PerennialError.self) { _ = try await sdk.restorePurchases() }
+            #expect(failure?.code == .restoreFailed)
+            #expect(failure?.underlyingError as? StoreKitError == .notEntitled)
+            #expect(failure?.isCancelled == false)
+        }
+    }
+
+    /// Dismissing the App Store sign-in a restore shows, or the payment sheet by a thrown
+    /// `StoreKitError.userCancelled`, is the user's choice: it surfaces as cancelled, never as a failure.
+    @Test func aCancelledRestoreOrPurchaseIsToldApartFromAFailure() async throws {
+        let appStore = Self.store()
+        let app = SDKFixture()
+        await appStore.run {
+            let sdk = Self.sdk(app, appStore)
             appStore.failSync(with: StoreKitError.userCancelled)
-            await #expect(throws: PerennialError.store(.restoreFailed("userCancelled"))) { _ = try await sdk.restorePurchases() }
+            await #expect(throws: PerennialError.store(.userCancelled)) { _ = try await sdk.restorePurchases() }
+            #expect(await app.server.posts.isEmpty)
+            appStore.script(.fail(.paymentCancelled))
+            #expect(await sdk.purchase(StoreProduct(id: "pro.monthly")) == .userCancelled)
+            appStore.script(.fail(.unknown))
+            let failed = await sdk.purchase(StoreProduct(id: "pro.monthly"))
+            guard case .failed(let error) = failed else { Issue.record("\(failed)"); return }
+            #expect(error.code == .purchaseFailed)
+            #expect(error.underlyingError is Product.PurchaseError)
         }
     }
 
@@ -197,12 +220,10 @@ import Testing
         let appStore = Self.store()
         appStore.setCanMakePayments(false)
         let app = SDKFixture()
-        try await appStore.run {
+        await appStore.run {
             let sdk = Self.sdk(app, appStore)
             #expect(await sdk.canMakePayments() == false)
             #expect(await sdk.purchase(StoreProduct(id: "pro.monthly")) == .failed(.store(.purchaseNotAllowed)))
-            try await sdk.presentOfferCodeRedemption()
-            #expect(appStore.redemptionSheetCount == 1)
         }
     }
 }

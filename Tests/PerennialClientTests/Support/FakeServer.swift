@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 @testable import PerennialClient
 
@@ -22,11 +23,15 @@ actor FakeServer: ServerAPI {
 
     /// When set, offers are signed in both forms (the JWS one is this).
     private var offerJWS: String?
+    /// When set, offers are signed for real, as App Store Connect's key `KEY` signs them for this
+    /// bundle (the legacy form; the JWS one too when `jws`).
+    private var offerSigner: (key: P256.Signing.PrivateKey, bundleID: String, jws: Bool)?
     /// When set, asking for the app account token fails with this (the rest of the API answers).
     private var appAccountTokenFailure: ServerError?
 
     func setUp(_ up: Bool) { isUp = up }
     func signOffersAsJWS(_ jws: String?) { offerJWS = jws }
+    func signOffers(with key: P256.Signing.PrivateKey, bundleID: String, jws: Bool = false) { offerSigner = (key, bundleID, jws) }
     func failAppAccountTokens(with error: ServerError?) { appAccountTokenFailure = error }
     func setUploadDelay(_ delay: Duration?) { uploadDelay = delay }
     func postCount(of transactionID: String) -> Int { posts.count { $0.transactionID == transactionID } }
@@ -80,8 +85,23 @@ actor FakeServer: ServerAPI {
 
     func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer {
         guard isUp else { throw .unreachable("connection refused") }
+        guard let signer = offerSigner else {
+            return SignedOffer(
+                keyIdentifier: "KEY", nonce: "6f9619ff-8b86-d011-b42d-00c04fc964ff", timestamp: 1, signature: "c2ln", compactJWS: offerJWS)
+        }
+        let nonce = UUID().uuidString.lowercased()
+        let timestamp = Int64(serverTime.timeIntervalSince1970 * 1000)
+        let token = try await appAccountToken(appUserID: appUserID).uuidString.lowercased()
+        let fields = [signer.bundleID, "KEY", productID, offerID, token, nonce, String(timestamp)]
+        let signature = try! signer.key.signature(for: Data(fields.joined(separator: "\u{2063}").utf8))
+        var jws: String?
+        if signer.jws {
+            let claims = #"{"bid":"\#(signer.bundleID)","productId":"\#(productID)","offerIdentifier":"\#(offerID)","nonce":"\#(nonce)"}"#
+            let input = FakeJWS.base64URL(Data(#"{"alg":"ES256","kid":"KEY"}"#.utf8)) + "." + FakeJWS.base64URL(Data(claims.utf8))
+            jws = input + "." + FakeJWS.base64URL(try! signer.key.signature(for: Data(input.utf8)).rawRepresentation)
+        }
         return SignedOffer(
-            keyIdentifier: "KEY", nonce: "6f9619ff-8b86-d011-b42d-00c04fc964ff", timestamp: 1, signature: "c2ln", compactJWS: offerJWS)
+            keyIdentifier: "KEY", nonce: nonce, timestamp: timestamp, signature: signature.derRepresentation.base64EncodedString(), compactJWS: jws)
     }
 
     /// Every answer carries a later server time, so out-of-order answers are recognisable.

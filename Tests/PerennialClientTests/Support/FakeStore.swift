@@ -1,5 +1,10 @@
 import Foundation
 @testable import PerennialClient
+#if os(Linux)
+import StoreKitInterface
+#elseif os(iOS) || os(visionOS)
+import UIKit
+#endif
 
 /// A store in memory: payments succeed, go pending or are cancelled on demand; transactions stay
 /// unfinished until finished, and the test can push updates (renewals, approvals).
@@ -17,10 +22,33 @@ actor FakeStore: StoreBackend {
     private var nextID = 1
     private nonisolated let updates: AsyncStream<[StoreTransaction]>
     private nonisolated let updatesContinuation: AsyncStream<[StoreTransaction]>.Continuation
+    private nonisolated let intents: AsyncStream<StoreProduct>
+    private nonisolated let intentsContinuation: AsyncStream<StoreProduct>.Continuation
+    /// The sheets shown, in order (`manage`, `refund <id>`, `offerCode`).
+    private(set) var sheets: [String] = []
 
     init() {
         (updates, updatesContinuation) = AsyncStream.makeStream(of: [StoreTransaction].self)
+        (intents, intentsContinuation) = AsyncStream.makeStream(of: StoreProduct.self)
     }
+
+    /// A customer taps a promoted in-app purchase on the App Store.
+    nonisolated func promote(productID: String) { intentsContinuation.yield(StoreProduct(id: productID)) }
+
+    nonisolated func purchaseIntents() -> AsyncStream<StoreProduct> { intents }
+
+    private func show(_ sheet: String) { sheets.append(sheet) }
+
+    #if os(iOS) || os(visionOS) || os(Linux)
+    @MainActor func presentOfferCodeRedemption(in scene: UIWindowScene) async throws(StoreError) { await show("offerCode") }
+
+    @MainActor func showManageSubscriptions(in scene: UIWindowScene) async throws(StoreError) { await show("manage") }
+
+    @MainActor func requestRefund(transactionID: String, in scene: UIWindowScene) async throws(StoreError) -> RefundRequestResult {
+        await show("refund \(transactionID)")
+        return .submitted
+    }
+    #endif
 
     func setMode(_ mode: Mode) { self.mode = mode }
     func holdPurchases(at gate: Gate) { self.gate = gate }
@@ -46,8 +74,6 @@ actor FakeStore: StoreBackend {
     func restore() async throws(StoreError) {}
 
     func refreshReceipt() async throws(StoreError) -> String { throw .noReceipt }
-
-    func presentOfferCodeRedemption() async throws(StoreError) {}
 
     func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
         ids.map { StoreProduct(id: $0) }

@@ -2,6 +2,11 @@ public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
+#if os(iOS) || os(visionOS)
+public import UIKit
+#elseif os(Linux)
+public import StoreKitInterface
+#endif
 
 /// A ``StoreBackend`` that plays a device signed in with one sandbox account of
 /// `PerennialSimulator`, over the simulator's device API (`/simulator/v1`).
@@ -62,7 +67,7 @@ public actor SimulatorStore: StoreBackend {
         do {
             answer = try await http.send("POST", ["simulator", "v1", "purchases"], body: request, as: SimulatorWire.PurchaseAnswer.self)
         } catch {
-            if case .http(400..<500, _, let message) = error { throw .purchaseFailed(message ?? error.description) }
+            if case .http(400..<500, _, _) = error { throw .purchaseFailed(UnderlyingError(error)) }
             throw .simulator(error)
         }
         switch answer.status {
@@ -73,7 +78,7 @@ public actor SimulatorStore: StoreBackend {
             if let id = answer.pendingId { pendingIDs.append(id) }
             return .pending
         default:
-            throw .purchaseFailed("simulator answered status '\(answer.status)'")
+            throw .simulator(.decoding("purchase answered status '\(answer.status)'"))
         }
     }
 
@@ -125,17 +130,38 @@ public actor SimulatorStore: StoreBackend {
         do {
             receipt = try await appReceipt()
         } catch {
-            throw .receiptRefreshFailed(String(describing: error))
+            throw .receiptRefreshFailed(UnderlyingError(error))
         }
-        guard let receipt else { throw .receiptRefreshFailed("the simulator has no receipt for \(accountID) yet") }
+        guard let receipt else { throw .noReceipt }
         return receipt
     }
 
+    /// The simulator has no App Store page to promote a purchase on.
+    public nonisolated func purchaseIntents() -> AsyncStream<StoreProduct> {
+        AsyncStream { $0.finish() }
+    }
+
+    #if os(iOS) || os(visionOS) || os(Linux)
     /// The simulator has no redemption sheet: redeem a code through its purchases with an
     /// `offerCode` offer instead.
-    public func presentOfferCodeRedemption() async throws(StoreError) {
-        throw .platform("the simulator has no offer-code sheet; purchase with StoreOffer(type: \"offerCode\", id: code)")
+    @MainActor
+    public func presentOfferCodeRedemption(in scene: UIWindowScene) async throws(StoreError) {
+        throw .unsupported("the simulator has no offer-code sheet; purchase with StoreOffer(type: \"offerCode\", id: code)")
     }
+
+    /// The simulator has no sheets: change or cancel the subscription through its control API
+    /// (``SimulatorControl``), as a test plays the user doing it in Settings.
+    @MainActor
+    public func showManageSubscriptions(in scene: UIWindowScene) async throws(StoreError) {
+        throw .unsupported("the simulator has no manage-subscriptions sheet; use its control API")
+    }
+
+    /// The simulator has no sheets: refund through its control API, as Apple's support would.
+    @MainActor
+    public func requestRefund(transactionID: String, in scene: UIWindowScene) async throws(StoreError) -> RefundRequestResult {
+        throw .unsupported("the simulator has no refund request sheet; refund through its control API")
+    }
+    #endif
 
     public func appTransaction() async throws(StoreError) -> String? {
         do {

@@ -24,7 +24,7 @@ struct AppReceipt: Sendable {
             ReceiptRefresh(continuation).start()
         }
         try outcome.get()
-        guard let receipt = read() else { throw .receiptRefreshFailed("the App Store answered but no receipt was written") }
+        guard let receipt = read() else { throw .noReceipt }
         return receipt
     }
 }
@@ -51,7 +51,7 @@ private final class ReceiptRefresh: NSObject, SKRequestDelegate {
     }
 
     func request(_ request: SKRequest, didFailWithError error: any Error) {
-        end(.failure(.receiptRefreshFailed(String(describing: error))))
+        end(.failure(.receiptRefreshFailed(UnderlyingError(error))))
     }
 
     private func end(_ outcome: Result<Void, StoreError>) {

@@ -35,7 +35,7 @@ final class ProductsRequest: NSObject, SKProductsRequestDelegate {
     }
 
     func request(_ request: SKRequest, didFailWithError error: any Error) {
-        end(.failure(.platform(String(describing: error))))
+        end(.failure(.platform(UnderlyingError(error))))
     }
 
     func requestDidFinish(_ request: SKRequest) {

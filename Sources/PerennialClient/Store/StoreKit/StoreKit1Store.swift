@@ -4,6 +4,9 @@ public import StoreKit
 #else
 public import StoreKitInterface
 #endif
+#if os(iOS) || os(visionOS)
+public import UIKit
+#endif
 
 /// ``StoreBackend`` over StoreKit 1, for apps that still support systems without StoreKit 2.
 /// Mechanical: it relays the payment queue and maps its types; every decision lives in the SDK's
@@ -101,13 +104,29 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
     /// StoreKit 1 has no app transaction; the receipt's `original_application_version` tells the same.
     public func appTransaction() async throws(StoreError) -> String? { nil }
 
-    public func presentOfferCodeRedemption() async throws(StoreError) {
-        #if os(iOS) || os(Linux)
-        SKPaymentQueue.default().presentCodeRedemptionSheet()
-        #else
-        throw .platform("offer codes are redeemed with SwiftUI's offerCodeRedemption on this platform")
-        #endif
+    /// StoreKit 1 learns of promoted purchases through `paymentQueue(_:shouldAddStorePayment:for:)`,
+    /// which this store leaves to StoreKit's default (the payment goes ahead and arrives through
+    /// the observer like any other); there is no intent to hand over.
+    public func purchaseIntents() -> AsyncStream<StoreProduct> {
+        AsyncStream { $0.finish() }
     }
+
+    #if os(iOS) || os(visionOS) || os(Linux)
+    @MainActor
+    public func presentOfferCodeRedemption(in scene: UIWindowScene) async throws(StoreError) {
+        try await AppStoreSheets.presentOfferCodeRedemption(in: scene)
+    }
+
+    @MainActor
+    public func showManageSubscriptions(in scene: UIWindowScene) async throws(StoreError) {
+        try await AppStoreSheets.showManageSubscriptions(in: scene)
+    }
+
+    @MainActor
+    public func requestRefund(transactionID: String, in scene: UIWindowScene) async throws(StoreError) -> RefundRequestResult {
+        try await AppStoreSheets.requestRefund(transactionID: transactionID, in: scene)
+    }
+    #endif
 
     /// Relays the payment queue: completed transactions to the waiting purchase or the update
     /// streams, cancellations and Ask to Buy to the waiting purchase. Failed transactions are
@@ -152,7 +171,9 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
     }
 
     public func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error) {
-        endRestores(.failure(.restoreFailed(String(describing: error))))
+        // Cancelling the App Store sign-in a restore asks for is the user's choice, not a failure.
+        let cancelled = (error as? SKError)?.code == .paymentCancelled
+        endRestores(.failure(cancelled ? .userCancelled : .restoreFailed(UnderlyingError(error))))
     }
 
     public func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {
@@ -169,13 +190,13 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
     }
 
     private static func failure(_ error: (any Error)?, productID: String) -> Result<StorePurchaseResult, StoreError> {
-        guard let error = error as? SKError else { return .failure(.purchaseFailed(error.map { String(describing: $0) } ?? productID)) }
+        guard let error = error as? SKError else { return .failure(.purchaseFailed(UnderlyingError(error ?? SKError(.unknown)))) }
         switch error.code {
         case .paymentCancelled: return .success(.userCancelled)
         case .paymentNotAllowed: return .failure(.purchaseNotAllowed)
         case .invalidOfferIdentifier, .invalidSignature, .missingOfferParams, .invalidOfferPrice, .ineligibleForOffer:
             return .failure(.offerUnavailable(String(describing: error)))
-        default: return .failure(.purchaseFailed(String(describing: error)))
+        default: return .failure(.purchaseFailed(UnderlyingError(error)))
         }
     }
 

@@ -2,7 +2,10 @@ public import Foundation
 #if canImport(StoreKit)
 import StoreKit
 #else
-import StoreKitInterface
+public import StoreKitInterface
+#endif
+#if os(iOS) || os(visionOS)
+public import UIKit
 #endif
 
 /// ``StoreBackend`` over StoreKit 2: maps StoreKit's types to the SDK's and nothing else; every
@@ -26,14 +29,33 @@ public struct StoreKit2Store: StoreBackend {
     }
 
     public func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
-        try await storeProducts(ids).map { product in
-            StoreProduct(
-                id: product.id, displayName: product.displayName, displayPrice: product.displayPrice, price: product.price,
-                subscriptionPeriod: product.subscription.map { Self.period($0.subscriptionPeriod) },
-                introductoryOffer: product.subscription?.introductoryOffer.map(Self.offer),
-                promotionalOffers: product.subscription?.promotionalOffers.map(Self.offer) ?? [],
-                winBackOffers: Self.winBackOffers(product).map(Self.offer))
+        var products: [StoreProduct] = []
+        for product in try await storeProducts(ids) { products.append(await Self.storeProduct(product)) }
+        return products
+    }
+
+    /// A promoted in-app purchase (`PurchaseIntent`, iOS 16.4 and macOS 14.4; none on tvOS, watchOS
+    /// and visionOS) yields its product: the app buys it with ``Perennial/purchase(_:options:)``,
+    /// which journals and delivers it like any purchase. (The package's iOS 17 has it; macOS 14
+    /// before 14.4 has none.)
+    public func purchaseIntents() -> AsyncStream<StoreProduct> {
+        let (stream, continuation) = AsyncStream.makeStream(of: StoreProduct.self)
+        #if os(iOS) || os(macOS) || os(Linux)
+        #if os(macOS)
+        guard #available(macOS 14.4, *) else {
+            continuation.finish()
+            return stream
         }
+        #endif
+        let task = Task {
+            for await intent in PurchaseIntent.intents { continuation.yield(await Self.storeProduct(intent.product)) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        #else
+        continuation.finish()
+        #endif
+        return stream
     }
 
     /// Promotional offers are sent as a compact JWS only when the SDK that built the app has
@@ -51,11 +73,11 @@ public struct StoreKit2Store: StoreBackend {
 
     /// On visionOS StoreKit has no purchase without a scene (`Product.purchase(options:)` is
     /// unavailable there: a spatial app may show several windows, and the payment sheet must know
-    /// which): this store answers ``StoreError/platform(_:)``. Buy with SwiftUI's `PurchaseAction`
+    /// which): this store answers ``StoreError/unsupported(_:)``. Buy with SwiftUI's `PurchaseAction`
     /// there, then ``Perennial/syncPendingTransactions()`` journals and uploads the transaction.
     public func purchase(productID: String, appAccountToken: UUID?, offer: StoreOffer?) async throws(StoreError) -> StorePurchaseResult {
         #if os(visionOS)
-        throw .platform("StoreKit has no Product.purchase(options:) on visionOS: buy with SwiftUI's PurchaseAction, then syncPendingTransactions()")
+        throw .unsupported("StoreKit has no Product.purchase(options:) on visionOS: buy with SwiftUI's PurchaseAction, then syncPendingTransactions()")
         #else
         guard let product = try await storeProducts([productID]).first else { throw .productNotFound(productID) }
         var options: Set<Product.PurchaseOption> = []
@@ -66,14 +88,17 @@ public struct StoreKit2Store: StoreBackend {
             result = try await product.purchase(options: options)
         } catch Product.PurchaseError.purchaseNotAllowed {
             throw .purchaseNotAllowed
+        } catch StoreKitError.userCancelled {
+            // StoreKit may throw the cancellation instead of answering `.userCancelled`.
+            return .userCancelled
         } catch {
-            throw .purchaseFailed(String(describing: error))
+            throw .purchaseFailed(UnderlyingError(error))
         }
         switch result {
         case .success(let verification): return .purchased(Self.transaction(verification))
         case .pending: return .pending
         case .userCancelled: return .userCancelled
-        @unknown default: throw .platform("unknown purchase result \(result)")
+        @unknown default: throw .unsupported("unknown purchase result \(result)")
         }
         #endif
     }
@@ -109,8 +134,11 @@ public struct StoreKit2Store: StoreBackend {
     public func restore() async throws(StoreError) {
         do {
             try await AppStore.sync()
+        } catch StoreKitError.userCancelled {
+            // Cancelling the App Store sign-in is the user's choice, not a failed restore.
+            throw .userCancelled
         } catch {
-            throw .restoreFailed(String(describing: error))
+            throw .restoreFailed(UnderlyingError(error))
         }
     }
 
@@ -127,25 +155,32 @@ public struct StoreKit2Store: StoreBackend {
         do {
             return try await AppTransaction.shared.jwsRepresentation
         } catch {
-            throw .platform("AppTransaction.shared: \(error)")
+            throw .platform(UnderlyingError(error))
         }
     }
 
-    /// StoreKit 2's own sheet needs a `UIWindowScene` (or SwiftUI's `offerCodeRedemption`
-    /// modifier, see docs/client.md); this one needs nothing and feeds the same updates stream.
-    public func presentOfferCodeRedemption() async throws(StoreError) {
-        #if os(iOS) || os(Linux)
-        SKPaymentQueue.default().presentCodeRedemptionSheet()
-        #else
-        throw .platform("offer codes are redeemed with SwiftUI's offerCodeRedemption on this platform")
-        #endif
+    #if os(iOS) || os(visionOS) || os(Linux)
+    @MainActor
+    public func presentOfferCodeRedemption(in scene: UIWindowScene) async throws(StoreError) {
+        try await AppStoreSheets.presentOfferCodeRedemption(in: scene)
     }
+
+    @MainActor
+    public func showManageSubscriptions(in scene: UIWindowScene) async throws(StoreError) {
+        try await AppStoreSheets.showManageSubscriptions(in: scene)
+    }
+
+    @MainActor
+    public func requestRefund(transactionID: String, in scene: UIWindowScene) async throws(StoreError) -> RefundRequestResult {
+        try await AppStoreSheets.requestRefund(transactionID: transactionID, in: scene)
+    }
+    #endif
 
     private func storeProducts(_ ids: [String]) async throws(StoreError) -> [Product] {
         do {
             return try await Product.products(for: ids)
         } catch {
-            throw .platform(String(describing: error))
+            throw .platform(UnderlyingError(error))
         }
     }
 
@@ -178,21 +213,36 @@ public struct StoreKit2Store: StoreBackend {
         }
     }
 
-    private static func winBackOffers(_ product: Product) -> [Product.SubscriptionOffer] {
-        guard #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return [] }
-        return product.subscription?.winBackOffers ?? []
+    private static func storeProduct(_ product: Product) async -> StoreProduct {
+        StoreProduct(
+            id: product.id, displayName: product.displayName, displayPrice: product.displayPrice, price: product.price,
+            subscriptionPeriod: product.subscription.map { Self.period($0.subscriptionPeriod) },
+            introductoryOffer: product.subscription?.introductoryOffer.map(Self.offer),
+            promotionalOffers: product.subscription?.promotionalOffers.map(Self.offer) ?? [],
+            winBackOffers: await Self.eligibleWinBackOffers(product).map(Self.offer))
+    }
+
+    /// The win-back offers this customer may redeem, best first: those the App Store lists in the
+    /// subscription's renewal info (`eligibleWinBackOfferIDs`), in its order. `winBackOffers` alone
+    /// lists every offer configured, eligible or not; offering one the customer cannot redeem
+    /// would only fail at the payment sheet. A renewal info StoreKit could not verify lists none.
+    private static func eligibleWinBackOffers(_ product: Product) async -> [Product.SubscriptionOffer] {
+        guard #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *), let subscription = product.subscription else { return [] }
+        let statuses = (try? await subscription.status) ?? []
+        let eligible = statuses.flatMap { status in (try? status.renewalInfo.payloadValue)?.eligibleWinBackOfferIDs ?? [] }
+        return eligible.compactMap { id in subscription.winBackOffers.first { $0.id == id } }
     }
 
     /// The payload is read whatever StoreKit's verdict, to route and finish the transaction; the
     /// verdict travels with it.
-    private static func transaction(_ verification: VerificationResult<Transaction>) -> StoreTransaction {
+    static func transaction(_ verification: VerificationResult<Transaction>) -> StoreTransaction {
         let transaction = verification.unsafePayloadValue
         let isVerified = if case .verified = verification { true } else { false }
         return StoreTransaction(
             transactionID: String(transaction.id), originalTransactionID: String(transaction.originalID),
             productID: transaction.productID, appAccountToken: transaction.appAccountToken,
-            revocationDate: transaction.revocationDate, evidence: .signedTransaction(verification.jwsRepresentation),
-            isVerified: isVerified)
+            revocationDate: transaction.revocationDate, expirationDate: transaction.expirationDate,
+            evidence: .signedTransaction(verification.jwsRepresentation), isVerified: isVerified)
     }
 
     private static func offer(_ offer: Product.SubscriptionOffer) -> StoreProductOffer {
