@@ -4,9 +4,6 @@ public import StoreKit
 #else
 public import StoreKitInterface
 #endif
-#if os(iOS) || os(visionOS)
-public import UIKit
-#endif
 
 /// ``StoreBackend`` over StoreKit 1, for apps that still support systems without StoreKit 2.
 /// Mechanical: it relays the payment queue and maps its types; every decision lives in the SDK's
@@ -110,23 +107,6 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
     public func purchaseIntents() -> AsyncStream<StoreProduct> {
         AsyncStream { $0.finish() }
     }
-
-    #if os(iOS) || os(visionOS) || os(Linux)
-    @MainActor
-    public func presentOfferCodeRedemption(in scene: UIWindowScene) async throws(StoreError) {
-        try await AppStoreSheets.presentOfferCodeRedemption(in: scene)
-    }
-
-    @MainActor
-    public func showManageSubscriptions(in scene: UIWindowScene) async throws(StoreError) {
-        try await AppStoreSheets.showManageSubscriptions(in: scene)
-    }
-
-    @MainActor
-    public func requestRefund(transactionID: String, in scene: UIWindowScene) async throws(StoreError) -> RefundRequestResult {
-        try await AppStoreSheets.requestRefund(transactionID: transactionID, in: scene)
-    }
-    #endif
 
     /// Relays the payment queue: completed transactions to the waiting purchase or the update
     /// streams, cancellations and Ask to Buy to the waiting purchase. Failed transactions are

@@ -2,10 +2,7 @@ public import Foundation
 #if canImport(StoreKit)
 import StoreKit
 #else
-public import StoreKitInterface
-#endif
-#if os(iOS) || os(visionOS)
-public import UIKit
+import StoreKitInterface
 #endif
 
 /// ``StoreBackend`` over StoreKit 2: maps StoreKit's types to the SDK's and nothing else; every
@@ -158,23 +155,6 @@ public struct StoreKit2Store: StoreBackend {
             throw .platform(UnderlyingError(error))
         }
     }
-
-    #if os(iOS) || os(visionOS) || os(Linux)
-    @MainActor
-    public func presentOfferCodeRedemption(in scene: UIWindowScene) async throws(StoreError) {
-        try await AppStoreSheets.presentOfferCodeRedemption(in: scene)
-    }
-
-    @MainActor
-    public func showManageSubscriptions(in scene: UIWindowScene) async throws(StoreError) {
-        try await AppStoreSheets.showManageSubscriptions(in: scene)
-    }
-
-    @MainActor
-    public func requestRefund(transactionID: String, in scene: UIWindowScene) async throws(StoreError) -> RefundRequestResult {
-        try await AppStoreSheets.requestRefund(transactionID: transactionID, in: scene)
-    }
-    #endif
 
     private func storeProducts(_ ids: [String]) async throws(StoreError) -> [Product] {
         do {
