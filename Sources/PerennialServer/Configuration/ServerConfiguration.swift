@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable, Decodable {
     public var apps: [AppConfiguration]
     /// The webhook job's lease and polling (``WebhookDeliveryConfiguration``).
     public var webhookDelivery: WebhookDeliveryConfiguration
+    /// The mass-extension job's polling and lease (``MassExtensionConfiguration``).
+    public var massExtensions: MassExtensionConfiguration
     /// Timeouts, connection and body caps, rate limits (``ServerLimits``).
     public var limits: ServerLimits
 
@@ -34,6 +36,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         logLevel: String = "info",
         apps: [AppConfiguration] = [],
         webhookDelivery: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration(),
+        massExtensions: MassExtensionConfiguration = MassExtensionConfiguration(),
         limits: ServerLimits = ServerLimits()
     ) {
         self.host = host
@@ -44,13 +47,14 @@ public struct ServerConfiguration: Sendable, Decodable {
         self.logLevel = logLevel
         self.apps = apps
         self.webhookDelivery = webhookDelivery
+        self.massExtensions = massExtensions
         self.limits = limits
     }
 
     private enum CodingKeys: String, CodingKey {
         case host, port
         case databaseURL = "database"
-        case adminKey, adminKeys, logLevel, apps, webhookDelivery, limits
+        case adminKey, adminKeys, logLevel, apps, webhookDelivery, massExtensions, limits
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +69,7 @@ public struct ServerConfiguration: Sendable, Decodable {
             logLevel: try container.decodeIfPresent(String.self, forKey: .logLevel) ?? defaults.logLevel,
             apps: try container.decodeIfPresent([AppConfiguration].self, forKey: .apps) ?? [],
             webhookDelivery: try container.decodeIfPresent(WebhookDeliveryConfiguration.self, forKey: .webhookDelivery) ?? defaults.webhookDelivery,
+            massExtensions: try container.decodeIfPresent(MassExtensionConfiguration.self, forKey: .massExtensions) ?? defaults.massExtensions,
             limits: try container.decodeIfPresent(ServerLimits.self, forKey: .limits) ?? defaults.limits)
     }
 }

@@ -6,8 +6,8 @@ import Testing
 /// Store simulator, used as an operator uses it: a page asked for without a session leads to
 /// sign-in; a wrong key gets a clear error; the right one opens the overview; the search box
 /// finds a subscriber; the subscriber's timeline opens on the evidence, decoded beside its raw
-/// form; a refresh from Apple comes back attributed; an entitlement is granted and revoked; and
-/// the pages fit a phone's width. (``DashboardScreenshots`` takes the README's
+/// form; a refresh from Apple comes back attributed; an entitlement is granted and revoked; a
+/// user's personal data is erased once the user id is typed again; and the pages fit a phone's width. (``DashboardScreenshots`` takes the README's
 /// pictures.)
 @Suite("End to end: the dashboard in Chromium", .enabled(if: HeadlessChromium.executable != nil, "chromium is not installed: apt-get install chromium"))
 struct DashboardBrowserTests {
@@ -97,6 +97,23 @@ struct DashboardBrowserTests {
         let revoked = try await browser.visibleText()
         #expect(revoked.contains("revokeGrant by admin (from the dashboard)") && revoked.contains("revoked"))
         #expect(try await browser.evaluate("document.querySelectorAll('form[action$=\"/revoke\"]').length") as? Int == 0)
+
+        // Bob asks to be forgotten: his export downloads from his page; a mistyped confirmation
+        // erases nothing; the right one erases him, and his page then shows nobody's purchase.
+        let bobPath = "/dashboard/apps/\(system.appID)/subscribers/bob"
+        try await browser.open(system.serverURL.appendingPathComponent(bobPath)) { $0 == bobPath }
+        #expect(try await browser.visibleText().contains("Personal data"))
+        try await browser.type("bobby", into: "input[name=confirm]")
+        try await browser.navigating({ $0 == "\(bobPath)/personal-data/erase" }) { try await browser.click("form[action$='/erase'] button") }
+        #expect(try await browser.visibleText().contains("nothing was erased"))
+        try await browser.open(system.serverURL.appendingPathComponent(bobPath)) { $0 == bobPath }
+        try await browser.type("bob", into: "input[name=confirm]")
+        try await browser.type("ticket 12", into: "form[action$='/erase'] input[name=reason]")
+        try await browser.navigating({ $0 == "\(bobPath)/personal-data/erase" }) { try await browser.click("form[action$='/erase'] button") }
+        #expect(try await browser.visibleText().contains("Personal data erased"))
+        try await browser.open(system.serverURL.appendingPathComponent(bobPath)) { $0 == bobPath }
+        let forgotten = try await browser.visibleText()
+        #expect(forgotten.contains("No entitlement.") && !forgotten.contains("evidenceApplied"))
 
         // A phone: every page fits the screen's width (tables scroll inside themselves).
         try await browser.resize(width: 390, height: 844)

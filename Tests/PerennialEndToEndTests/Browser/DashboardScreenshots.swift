@@ -45,6 +45,10 @@ struct DashboardScreenshots {
         // A V2 notification: its signed payload and the JWS nested in it, decoded.
         try await browser.click(".timeline li:nth-child(2) details summary")
         try await save("dashboard-subscriber")
+        // The page's end: the data-subject requests (export, erasure with the user id typed again).
+        _ = try await browser.evaluate("document.querySelector('form[action$=\"/erase\"]').scrollIntoView({block: 'center'})")
+        try await browser.type("demo-user-007", into: "input[name=confirm]")
+        try await save("dashboard-personal-data")
 
         try await browser.resize(width: 390, height: 844)
         try await browser.open(URL(string: "\(server.absoluteString)/dashboard?range=90d")!) { $0.hasPrefix("/dashboard?") }
