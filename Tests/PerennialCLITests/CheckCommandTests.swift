@@ -29,15 +29,15 @@ import FoundationNetworking
         }
 
         func configuration(
-            roots: [String], environments: [String] = ["Sandbox"], keyID: String = CheckCommandTests.keyID, serverAPI: URL? = nil,
-            port: Int = 8080
+            roots: [String], environments: [String] = ["Sandbox"], keyID: String = CheckCommandTests.keyID,
+            issuerID: String = CheckCommandTests.issuerID, serverAPI: URL? = nil, port: Int = 8080
         ) throws -> URL {
             let base = serverAPI.map { #", "baseURL": "\#($0.absoluteString)""# } ?? ""
             let json = """
                 {"port": \(port), "database": "sqlite:\(directory.path)/p.sqlite", "apps": [{"id": "cli", "bundleId": "com.example.cli",
                  "appAppleId": 1234567890, "catalog": "catalog.json", "environments": \(environments), "publicKeys": ["pk_cli"],
                  "trustedRoots": \(roots),
-                 "serverAPI": {"keyId": "\(keyID)", "issuerId": "\(CheckCommandTests.issuerID)", "privateKey": "file:\(keyFile.path)"\(base)}}]}
+                 "serverAPI": {"keyId": "\(keyID)", "issuerId": "\(issuerID)", "privateKey": "file:\(keyFile.path)"\(base)}}]}
                 """
             let file = directory.appendingPathComponent("perennial.json")
             try Data(json.utf8).write(to: file)
@@ -97,8 +97,9 @@ import FoundationNetworking
     }
 
     /// `--online` against the simulator as Apple: a key it takes and a server it reaches pass; a
-    /// key it refuses, and a notification URL nobody answers, each fail with their own code.
-    @Test(arguments: ["reached", "wrong key", "unreachable"])
+    /// key or an issuer id it refuses (Apple answers both with the same 401), and a notification
+    /// URL nobody answers, each fail with their own code.
+    @Test(arguments: ["reached", "wrong key", "wrong issuer", "unreachable"])
     func onlineTheTestNotificationMustReachTheServer(_ situation: String) async throws {
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.directory) }
@@ -123,7 +124,8 @@ import FoundationNetworking
                 .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
         let base = try #require(URL(string: "http://127.0.0.1:\(simulatorPort)"))
         let config = try setup.configuration(
-            roots: [roots.appendingPathComponent("jws-root.der").path], serverAPI: base, port: serverPort)
+            roots: [roots.appendingPathComponent("jws-root.der").path],
+            issuerID: situation == "wrong issuer" ? UUID().uuidString.lowercased() : Self.issuerID, serverAPI: base, port: serverPort)
 
         let server = Process()
         server.executableURL = try CLIProcess.executable()
@@ -148,9 +150,9 @@ import FoundationNetworking
             #expect(check.status == 0, "\(check.standardOutput)")
             #expect(check.standardOutput.contains("ok      apps.cli: Apple's test notification reached this server"))
             #expect(check.standardOutput.contains("ok      the database answers, its schema current"))
-        case "wrong key":
+        case "wrong key", "wrong issuer":
             #expect(check.status == 6, "\(check.standardOutput)")
-            #expect(check.standardOutput.contains("Apple refused the key (401)"))
+            #expect(check.standardOutput.contains("Apple refused the key (401): check that keyId and issuerId are those of this key"))
         default:
             #expect(check.status == 7, "\(check.standardOutput)")
             #expect(check.standardOutput.contains("did not reach this server"))
