@@ -1,4 +1,5 @@
 import Foundation
+import PerennialAppStore
 import HummingbirdTesting
 import NIOHTTP1
 import PerennialLiveHarness
@@ -26,7 +27,7 @@ struct IntegrationLiveTests {
             let system = try await LiveSystem.start(
                 reconciliation: nil,
                 webhookDelivery: WebhookDeliveryOptions(
-                    owner: "integration-test", pollInterval: .milliseconds(50), retryPolicy: WebhookRetryPolicy(baseDelay: 2, maximumDelay: 4)),
+                    owner: "integration-test", pollInterval: .milliseconds(50), retryPolicy: RetryPolicy(maxAttempts: 16, baseDelay: .seconds(2), maxDelay: .seconds(4), jitter: .equal)),
                 integrations: integrations)
             try await system.stopping { try await Self.run($0, recorder: recorder) }
         }

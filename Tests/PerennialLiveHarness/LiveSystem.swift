@@ -188,7 +188,7 @@ public final class LiveSystem: Sendable {
             configuration: configuration, storage: storage, environment: [:], clock: clock, logger: logger,
             webhookDelivery: webhookDelivery, reconciliation: reconciliation,
             consumption: ConsumptionService.Options(
-                pollInterval: .milliseconds(100), retryPolicy: WebhookRetryPolicy(baseDelay: 60, maximumDelay: 600)))
+                pollInterval: .milliseconds(100), retryPolicy: RetryPolicy(maxAttempts: 16, baseDelay: .seconds(60), maxDelay: .seconds(600), jitter: .equal)))
         let running = RunningService.run(application, logger: logger)
         server.withLockedValue { $0 = running }
         try await waitUntilServerAnswers(running)

@@ -1,13 +1,25 @@
 public import Foundation
 
-/// How persistently a client retries a transient failure.
+/// How persistently a failed operation is tried again: a call retried in place (a client asking
+/// Apple) or a job rescheduled in the database (a webhook delivery, a refund-request answer). The
+/// one policy of every retrying part of Perennial.
 ///
 /// Apple asks callers to "try again" on several verifyReceipt statuses and App Store Server API
-/// errors, but an unbounded loop would hammer a struggling service and stall our own workers. The
-/// policy bounds both the number of attempts and each wait, and spreads retries with full jitter
-/// (a uniform wait between zero and the exponential ceiling) so many workers that failed together
-/// do not retry together.
+/// errors, and a webhook receiver may be down for a night, but an unbounded loop would hammer a
+/// struggling service and stall our own workers. The policy bounds both the number of attempts and
+/// each wait, and spreads retries with jitter so many workers that failed together do not retry
+/// together. Pure: randomness is passed in, so tests and replays are deterministic.
 public struct RetryPolicy: Sendable, Equatable {
+    /// How a wait is drawn below its exponential ceiling.
+    public enum Jitter: Sendable, Equatable {
+        /// Anywhere from zero to the ceiling: calls retried in place by many workers that failed
+        /// together spread the most.
+        case full
+        /// From half the ceiling to all of it: jobs rescheduled over hours, whose waits must not
+        /// fall far below the schedule operators read in the docs.
+        case equal
+    }
+
     /// The most attempts one operation may make, the first one included (at least 1).
     public var maxAttempts: Int
     /// The ceiling of the wait after the first failure; it doubles with each further failure.
@@ -17,13 +29,15 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The longest server-requested wait (`Retry-After`) the client agrees to honour; a longer one
     /// ends the operation so the caller can reschedule it instead of holding a worker.
     public var maxRetryAfter: Duration
+    public var jitter: Jitter
 
     /// Creates a policy; `maxAttempts` below 1 is treated as 1.
-    public init(maxAttempts: Int, baseDelay: Duration, maxDelay: Duration, maxRetryAfter: Duration) {
+    public init(maxAttempts: Int, baseDelay: Duration, maxDelay: Duration, maxRetryAfter: Duration = .zero, jitter: Jitter = .full) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.maxRetryAfter = maxRetryAfter
+        self.jitter = jitter
     }
 
     /// Four attempts, waits of up to 0.5 s, 1 s, 2 s, capped at 10 s, honouring `Retry-After` up to
@@ -33,6 +47,10 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// A single attempt: failures surface immediately.
     public static let singleAttempt = RetryPolicy(maxAttempts: 1, baseDelay: .zero, maxDelay: .zero, maxRetryAfter: .zero)
+
+    /// Webhook deliveries: 16 attempts over 19 to 39 hours (a day on average; the jitter decides),
+    /// 30 s, 1 min, 2 min … capped at 6 h, so a receiver down overnight loses nothing.
+    public static let webhookDelivery = RetryPolicy(maxAttempts: 16, baseDelay: .seconds(30), maxDelay: .seconds(6 * 3600), jitter: .equal)
 
     /// The ceiling of the jittered wait after `failedAttempts` failures (1 for the first):
     /// `min(maxDelay, baseDelay · 2^(failedAttempts − 1))`.
@@ -44,6 +62,30 @@ public struct RetryPolicy: Sendable, Equatable {
             ceiling = ceiling * 2
         }
         return min(ceiling, maxDelay)
+    }
+
+    /// The wait after `failedAttempts` failures, drawn below the ceiling as ``jitter`` says.
+    public func wait(afterFailedAttempts failedAttempts: Int, using random: inout some RandomNumberGenerator) -> Duration {
+        let ceiling = backoffCeiling(afterFailedAttempts: failedAttempts)
+        switch jitter {
+        case .full: return Self.uniform(upTo: ceiling, using: &random)
+        case .equal: return ceiling / 2 + Self.uniform(upTo: ceiling / 2, using: &random)
+        }
+    }
+
+    /// When a job whose attempt number `attempt` (1 = the first) failed at `failedAt` is tried
+    /// next; nil when that was the last attempt the policy allows.
+    public func nextAttempt(afterFailedAttempt attempt: Int, at failedAt: Date, using random: inout some RandomNumberGenerator) -> Date? {
+        guard attempt < maxAttempts else { return nil }
+        let (seconds, attoseconds) = wait(afterFailedAttempts: attempt, using: &random).components
+        return failedAt.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    /// A uniformly random duration in `0...ceiling`, at nanosecond resolution.
+    private static func uniform(upTo ceiling: Duration, using random: inout some RandomNumberGenerator) -> Duration {
+        let nanoseconds = ceiling.components.seconds * 1_000_000_000 + ceiling.components.attoseconds / 1_000_000_000
+        guard nanoseconds > 0 else { return .zero }
+        return .nanoseconds(Int64.random(in: 0...nanoseconds, using: &random))
     }
 }
 
@@ -92,7 +134,7 @@ public struct RetryStateMachine<Failure: Error & Sendable>: Sendable {
     /// Records a failed attempt and decides what happens next.
     ///
     /// Permanent failures give up at once; transient ones retry while attempts remain, after a
-    /// uniformly random wait in `0...backoffCeiling` (full jitter). A server-given delay is honoured
+    /// jittered wait below `backoffCeiling`. A server-given delay is honoured
     /// as a lower bound when it is within `policy.maxRetryAfter`, and ends the operation otherwise.
     public mutating func attemptFailed(
         _ failure: Failure,
@@ -113,15 +155,8 @@ public struct RetryStateMachine<Failure: Error & Sendable>: Sendable {
         guard failedAttempts < policy.maxAttempts else {
             return .exhausted(last: failure, attempts: failedAttempts)
         }
-        let jittered = Self.uniform(upTo: policy.backoffCeiling(afterFailedAttempts: failedAttempts), using: &random)
+        let jittered = policy.wait(afterFailedAttempts: failedAttempts, using: &random)
         return .retry(after: max(jittered, serverDelay ?? .zero))
-    }
-
-    /// A uniformly random duration in `0...ceiling`, at nanosecond resolution.
-    private static func uniform(upTo ceiling: Duration, using random: inout some RandomNumberGenerator) -> Duration {
-        let nanoseconds = ceiling.components.seconds * 1_000_000_000 + ceiling.components.attoseconds / 1_000_000_000
-        guard nanoseconds > 0 else { return .zero }
-        return .nanoseconds(Int64.random(in: 0...nanoseconds, using: &random))
     }
 }
 

@@ -1,6 +1,6 @@
 public import Foundation
 public import Logging
-import PerennialAppStore
+public import PerennialAppStore
 public import PerennialCore
 public import PerennialStorage
 public import ServiceLifecycle
@@ -23,11 +23,11 @@ public struct ConsumptionService: Service {
         public var leaseDuration: TimeInterval
         public var pollInterval: Duration
         /// Backoff between sends of one request (its attempt limit is not used: the window is).
-        public var retryPolicy: WebhookRetryPolicy
+        public var retryPolicy: RetryPolicy
 
         public init(
             owner: String = WebhookDeliveryOptions.processOwner(), batchSize: Int = 16, leaseDuration: TimeInterval = 120,
-            pollInterval: Duration = .seconds(5), retryPolicy: WebhookRetryPolicy = WebhookRetryPolicy(baseDelay: 60, maximumDelay: 3600)
+            pollInterval: Duration = .seconds(5), retryPolicy: RetryPolicy = RetryPolicy(maxAttempts: 16, baseDelay: .seconds(60), maxDelay: .seconds(3600), jitter: .equal)
         ) {
             self.owner = owner
             self.batchSize = batchSize
@@ -113,7 +113,7 @@ public struct ConsumptionService: Service {
         } catch {
             request.lastError = error.description
             var random = SystemRandomNumberGenerator()
-            guard Self.isTemporary(error), case .retry(let next) = options.retryPolicy.decision(afterFailedAttempt: request.attempts, at: now, using: &random)
+            guard Self.isTemporary(error), let next = options.retryPolicy.nextAttempt(afterFailedAttempt: request.attempts, at: now, using: &random)
             else {
                 request.state = .failed
                 return await record(request, .consumptionFailed, state: "failed", now: now)

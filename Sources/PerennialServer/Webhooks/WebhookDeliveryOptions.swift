@@ -1,4 +1,5 @@
 public import Foundation
+public import PerennialAppStore
 
 /// How the webhook job works: batch size, lease, poll interval, request timeout and retry policy.
 /// Runtime options of the job, not read from the configuration file: the file's
@@ -19,11 +20,11 @@ public struct WebhookDeliveryOptions: Sendable {
     public var pollInterval: Duration
     /// The deadline of one POST to one endpoint.
     public var requestTimeout: Duration
-    public var retryPolicy: WebhookRetryPolicy
+    public var retryPolicy: RetryPolicy
 
     public init(
         owner: String = WebhookDeliveryOptions.processOwner(), batchSize: Int = 32, leaseDuration: TimeInterval = 120,
-        pollInterval: Duration = .seconds(5), requestTimeout: Duration = .seconds(10), retryPolicy: WebhookRetryPolicy = WebhookRetryPolicy()
+        pollInterval: Duration = .seconds(5), requestTimeout: Duration = .seconds(10), retryPolicy: RetryPolicy = .webhookDelivery
     ) {
         self.owner = owner
         self.batchSize = batchSize

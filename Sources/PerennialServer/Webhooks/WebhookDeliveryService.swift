@@ -8,7 +8,7 @@ public import ServiceLifecycle
 /// The webhook job: claims due outbox entries under a lease, POSTs each to every endpoint of its
 /// app (the configuration file's and those added through the admin API, read at every round)
 /// that wants its type, with a `Perennial-Signature`, and records the outcome — delivered, retry
-/// later (``WebhookRetryPolicy``) or dead-lettered.
+/// later (``PerennialAppStore/RetryPolicy``) or dead-lettered.
 ///
 /// An app without any endpoint keeps its events pending until it has one; a paused endpoint is
 /// sent nothing. The app's integrations (``DeliveryTarget``s of their own) are delivered to
@@ -185,18 +185,17 @@ public struct WebhookDeliveryService: Service {
         let now = clock.now
         let error = errors.joined(separator: "; ")
         var random = SystemRandomNumberGenerator()
-        let decision: WebhookRetryDecision =
-            retry ? options.retryPolicy.decision(afterFailedAttempt: attempt, at: now, using: &random) : .deadLetter
+        let next = retry ? options.retryPolicy.nextAttempt(afterFailedAttempt: attempt, at: now, using: &random) : nil
         do {
-            switch decision {
-            case .retry(let at):
+            switch next {
+            case let at?:
                 _ = try await outbox.markFailed(
                     id: entry.id, owner: options.owner, attempts: attempt, nextAttemptAt: at, error: error, acceptedEndpoints: accepted)
                 metrics.recordWebhookDelivery(outcome: "failed")
                 logger.notice(
                     "webhook delivery failed; will retry",
                     metadata: metadata(entry).merging(["attempt": "\(attempt)", "retryAt": "\(at)", "error": "\(error)"]) { $1 })
-            case .deadLetter:
+            case nil:
                 _ = try await outbox.deadLetter(
                     id: entry.id, owner: options.owner, attempts: attempt, error: error, acceptedEndpoints: accepted, at: now)
                 metrics.recordWebhookDelivery(outcome: "abandoned")

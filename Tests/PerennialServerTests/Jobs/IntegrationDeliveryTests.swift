@@ -45,7 +45,7 @@ import Testing
                 outbox: storage, endpoints: storage, apps: apps,
                 options: WebhookDeliveryOptions(
                     owner: "test", pollInterval: .milliseconds(50),
-                    retryPolicy: WebhookRetryPolicy(baseDelay: 60, maximumDelay: 3600, maximumAttempts: 12)),
+                    retryPolicy: RetryPolicy(maxAttempts: 12, baseDelay: .seconds(60), maxDelay: .seconds(3600), jitter: .equal)),
                 transport: receiver, clock: clock)
         }
 

@@ -152,7 +152,7 @@ import Testing
         let receiver = WebhookReceiver(mode: .down(status: 500))
         let metrics = ServerMetrics()
         let service = world.service(
-            retryPolicy: WebhookRetryPolicy(baseDelay: 1, maximumDelay: 1, maximumAttempts: 2), receiver: receiver, metrics: metrics)
+            retryPolicy: RetryPolicy(maxAttempts: 2, baseDelay: .seconds(1), maxDelay: .seconds(1), jitter: .equal), receiver: receiver, metrics: metrics)
         try await world.purchase("1001", by: "alice")
         try await world.purchase("1002", by: "alice")
         try await Self.drain(world, service, rounds: 6)

@@ -52,7 +52,7 @@ struct WebhookWorld {
     }
 
     func service(
-        owner: String = "test-owner", retryPolicy: WebhookRetryPolicy = WebhookRetryPolicy(baseDelay: 60, maximumDelay: 3600, maximumAttempts: 12),
+        owner: String = "test-owner", retryPolicy: RetryPolicy = RetryPolicy(maxAttempts: 12, baseDelay: .seconds(60), maxDelay: .seconds(3600), jitter: .equal),
         receiver: WebhookReceiver, wakeUp: WebhookWakeUp = WebhookWakeUp(), metrics: ServerMetrics = ServerMetrics()
     ) -> WebhookDeliveryService {
         WebhookDeliveryService(
