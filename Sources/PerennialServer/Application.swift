@@ -30,7 +30,8 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     MassExtensionRoutes(dependencies: dependencies).add(to: router)
     MetricsRoutes(dependencies: dependencies).add(to: router)
     DashboardRoutes(
-        dependencies: dependencies, sessions: DashboardSessions(store: dependencies.storage, keys: dependencies.adminKeys), wallClock: WallClock()
+        dependencies: dependencies, sessions: DashboardSessions(store: dependencies.storage, keys: dependencies.adminKeys),
+        wallClock: dependencies.wallClock
     ).add(to: router)
     return router
 }

@@ -22,6 +22,9 @@ public struct ServerDependencies: Sendable {
     public var limits: ServerLimits
     /// The rates and failure back-offs of ``limits``, counted in this process.
     let throttle: RequestThrottle
+    /// The real time of the machine, which the dashboard's sessions expire by and the throttle
+    /// counts in, while ``clock`` may be a simulated one (`serve --simulator`).
+    let wallClock: any TimeSource
 
     public init(
         apps: AppRegistry, storage: any SubscriberStorage, clock: any TimeSource = WallClock(), metrics: ServerMetrics = ServerMetrics(),
@@ -38,6 +41,7 @@ public struct ServerDependencies: Sendable {
         self.webhookWakeUp = webhookWakeUp
         self.webhookSender = webhookSender
         self.limits = limits
+        self.wallClock = wallClock
         self.throttle = RequestThrottle(limits: limits, clock: wallClock)
     }
 

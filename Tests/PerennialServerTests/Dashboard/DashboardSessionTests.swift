@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import PerennialCore
 import PerennialServer
 import PerennialSQLite
 import Synchronization
@@ -200,6 +201,22 @@ import Testing
             let response = try await client.signIn(key: "anything")
             #expect(response.status == .serviceUnavailable)
             #expect(response.text.contains("no admin key"))
+        }
+    }
+
+    /// A session lasts eight hours of the server's wall clock, the one injected into its
+    /// dependencies (a simulated clock under test), not the machine's.
+    @Test func aSessionEndsByTheInjectedWallClock() async throws {
+        let wallClock = VirtualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
+        let server = try await ServerHarness(wallClock: wallClock)
+        try await server.test { client in
+            let admin = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
+            #expect(try await admin.get("/dashboard").status == .ok)
+            _ = wallClock.advance(by: 8 * 3600 - 60)
+            #expect(try await admin.get("/dashboard").status == .ok)
+            _ = wallClock.advance(by: 120)
+            let expired = try await admin.get("/dashboard")
+            #expect(expired.status == .seeOther && expired.headers[.location]?.hasPrefix("/dashboard/sign-in") == true)
         }
     }
 }
