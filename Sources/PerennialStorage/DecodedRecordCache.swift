@@ -1,5 +1,5 @@
 import Foundation
-public import PerennialCore
+package import PerennialCore
 
 /// Decodes stored transaction, renewal-info and subscriber-view rows, reusing recent results by
 /// their JSON text.
@@ -19,9 +19,9 @@ public import PerennialCore
 ///
 /// An `NSLock` guards the state because `Synchronization.Mutex` needs macOS 15 and the package
 /// supports macOS 14.
-public final class DecodedRecordCache: @unchecked Sendable {
+package final class DecodedRecordCache: @unchecked Sendable {
     /// The process-wide cache the back ends decode through.
-    public static let shared = DecodedRecordCache(capacity: 8_192)
+    package static let shared = DecodedRecordCache(capacity: 8_192)
 
     private let lock = NSLock()
     private var transactions: Generations<Transaction>
@@ -31,39 +31,39 @@ public final class DecodedRecordCache: @unchecked Sendable {
     /// A cache keeping up to `capacity` records of each kind per generation (at least one), and an
     /// eighth as many views: a view carries its subscriptions' whole history, so it weighs as much
     /// as dozens of records, and only the subscribers applied to recently need theirs.
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         transactions = Generations(capacity: capacity)
         renewalInfos = Generations(capacity: capacity)
         views = Generations(capacity: capacity / 8)
     }
 
     /// The transaction stored as `json` in the row of original transaction `key`.
-    public func transaction(fromJSON json: String, key: String) throws(StorageError) -> Transaction {
+    package func transaction(fromJSON json: String, key: String) throws(StorageError) -> Transaction {
         try decode(json, in: \.transactions, table: "transactions", key: key)
     }
 
     /// The renewal info stored as `json` in the row of original transaction `key`.
-    public func renewalInfo(fromJSON json: String, key: String) throws(StorageError) -> RenewalInfo {
+    package func renewalInfo(fromJSON json: String, key: String) throws(StorageError) -> RenewalInfo {
         try decode(json, in: \.renewalInfos, table: "renewal_infos", key: key)
     }
 
     /// The subscriber view stored as `json` in the row of user `key`.
-    public func view(fromJSON json: String, key: String) throws(StorageError) -> SubscriberView {
+    package func view(fromJSON json: String, key: String) throws(StorageError) -> SubscriberView {
         try decode(json, in: \.views, table: "subscriber_views", key: key)
     }
 
     /// The JSON text to store for `transaction`, remembered for its next read.
-    public func json(for transaction: Transaction) throws(StorageError) -> String {
+    package func json(for transaction: Transaction) throws(StorageError) -> String {
         try encode(transaction, in: \.transactions, what: "transaction \(transaction.transactionID)")
     }
 
     /// The JSON text to store for `renewalInfo`, remembered for its next read.
-    public func json(for renewalInfo: RenewalInfo) throws(StorageError) -> String {
+    package func json(for renewalInfo: RenewalInfo) throws(StorageError) -> String {
         try encode(renewalInfo, in: \.renewalInfos, what: "renewal info \(renewalInfo.originalTransactionID)")
     }
 
     /// The JSON text to store for `view`, the view of `user`, remembered for its next read.
-    public func json(for view: SubscriberView, of user: String) throws(StorageError) -> String {
+    package func json(for view: SubscriberView, of user: String) throws(StorageError) -> String {
         try encode(view, in: \.views, what: "view of \(user)")
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-public import PerennialCore
+package import PerennialCore
 
 /// A rebuild's running sums, for every back end: each batch of subscriptions' stored rows is split
 /// in one part per core, and each part decoded and its facts summed on a worker thread while the
@@ -10,12 +10,12 @@ public import PerennialCore
 /// two per core), so the accumulators are merged once, at the end, not once per part.
 ///
 /// `@unchecked Sendable`: its state is only touched under `lock`.
-public final class AnalyticsRebuildSums: @unchecked Sendable {
+package final class AnalyticsRebuildSums: @unchecked Sendable {
     /// A batch of subscriptions' stored rows, read on the connection: every record's JSON back to
     /// back in one buffer, decoded where it lies, so that reading a row costs a copy into the
     /// buffer and no allocation of its own (a rebuild of a million subscriptions with a year of
     /// monthly renewals reads thirteen million rows, on one thread).
-    public struct Batch: Sendable {
+    package struct Batch: Sendable {
         fileprivate struct Subscription: Sendable {
             let id: String
             let app: String
@@ -30,23 +30,23 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
         /// Each transaction's subscription and JSON, in the order read until grouped by subscription.
         fileprivate var transactions: [(subscription: Int, json: Range<Int>)] = []
 
-        public init() {}
+        package init() {}
 
-        public var isEmpty: Bool { subscriptions.isEmpty }
+        package var isEmpty: Bool { subscriptions.isEmpty }
 
         /// Adds a subscription; its records are added with the number returned.
-        public mutating func add(id: String, app: String, facts: SubscriptionFacts) -> Int {
+        package mutating func add(id: String, app: String, facts: SubscriptionFacts) -> Int {
             subscriptions.append(Subscription(id: id, app: app, facts: facts))
             return subscriptions.count - 1
         }
 
         /// Adds one stored transaction's JSON (UTF-8) to a subscription, in any order.
-        public mutating func addTransaction(_ json: UnsafeRawBufferPointer, of subscription: Int) {
+        package mutating func addTransaction(_ json: UnsafeRawBufferPointer, of subscription: Int) {
             transactions.append((subscription, append(json)))
         }
 
         /// Sets a subscription's stored renewal info's JSON (UTF-8).
-        public mutating func setRenewalInfo(_ json: UnsafeRawBufferPointer, of subscription: Int) {
+        package mutating func setRenewalInfo(_ json: UnsafeRawBufferPointer, of subscription: Int) {
             subscriptions[subscription].renewalInfo = append(json)
         }
 
@@ -85,7 +85,7 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
     private var subscriptions = 0
     private var failure: StorageError?
 
-    public init() {
+    package init() {
         slots = DispatchSemaphore(value: 2 * cores)
     }
 
@@ -93,7 +93,7 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
     /// core are already in flight.
     /// - Throws: ``StorageError/corruptRow(table:key:reason:)`` for a row of an earlier batch that
     ///   did not decode (``finish()`` throws it too).
-    public func add(_ batch: Batch) throws {
+    package func add(_ batch: Batch) throws {
         if let failure = lock.withLock({ failure }) { throw failure }
         var batch = batch
         batch.group()
@@ -117,12 +117,12 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
     /// ``add(_:)`` for a caller on Swift's cooperative threads (a back end whose reads are async):
     /// the wait for a free slot happens on a Dispatch thread, not on one of the few threads the
     /// connection's own tasks need.
-    public func add(_ batch: Batch) async throws {
+    package func add(_ batch: Batch) async throws {
         try await offCooperativeThreads { try self.add(batch) }
     }
 
     /// ``finish()`` for a caller on Swift's cooperative threads: the wait for the workers happens on a Dispatch thread.
-    public func finish() async throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
+    package func finish() async throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
         try await offCooperativeThreads { try self.finish() }
     }
 
@@ -134,7 +134,7 @@ public final class AnalyticsRebuildSums: @unchecked Sendable {
 
     /// Waits for every batch added and merges the workers' sums.
     /// - Returns: the counters by app bundle id, and how many subscriptions were summed.
-    public func finish() throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
+    package func finish() throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
         group.wait()
         return try lock.withLock {
             if let failure { throw failure }
