@@ -34,6 +34,7 @@ enum PostgresMigrations {
         Migration(version: 12, name: "dashboard-sessions", statements: dashboardSessions),
         Migration(version: 13, name: "jobs", statements: jobs),
         Migration(version: 14, name: "audit-per-app", statements: auditPerApp),
+        Migration(version: 15, name: "app-transactions-original-platform", statements: appTransactionsOriginalPlatform),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -389,4 +390,8 @@ enum PostgresMigrations {
         "DROP INDEX audit_by_user",
         "CREATE INDEX audit_by_user ON audit (app_user_id, app_bundle_id, id)",
     ]
+
+    /// Where each customer first got the app (``PerennialCore/OriginalAppPurchase/originalPlatform``);
+    /// unknown for rows recorded before, until the app posts the app transaction again.
+    private static let appTransactionsOriginalPlatform = ["ALTER TABLE app_transactions ADD COLUMN original_platform TEXT"]
 }

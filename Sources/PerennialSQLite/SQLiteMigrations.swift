@@ -21,6 +21,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("dashboard-sessions", migrate: addDashboardSessions)
         migrator.registerMigration("jobs", migrate: addJobs)
         migrator.registerMigration("audit-per-app", migrate: scopeAuditByApp)
+        migrator.registerMigration("app-transactions-original-platform", migrate: addOriginalPlatform)
         return migrator
     }
 
@@ -378,5 +379,11 @@ enum SQLiteMigrations {
                 DROP INDEX audit_by_user;
                 CREATE INDEX audit_by_user ON audit(app_user_id, app_bundle_id, id);
                 """)
+    }
+
+    /// Where each customer first got the app (``PerennialCore/OriginalAppPurchase/originalPlatform``);
+    /// unknown for rows recorded before, until the app posts the app transaction again.
+    private static func addOriginalPlatform(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE app_transactions ADD COLUMN original_platform TEXT")
     }
 }

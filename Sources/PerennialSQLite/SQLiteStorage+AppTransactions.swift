@@ -8,22 +8,26 @@ extension SQLiteStorage {
         _ purchase: OriginalAppPurchase, of user: AppUserID, appBundleID: String, signed: String, receivedAt: Date
     ) async throws(StorageError) -> OriginalAppPurchase {
         try await write("record the app transaction of \(user)") { db in
-            // The row changes only for an earlier purchase: the earliest wins in any order.
+            // The row changes only for an earlier purchase (the earliest wins in any order), or for the
+            // same purchase posted again by an app whose row was recorded before Perennial kept its platform.
             try db.cachedStatement(
                 sql: """
                     INSERT INTO app_transactions (app_bundle_id, app_user_id, app_transaction_id, original_application_version,
-                        original_purchase_date_ms, environment, signed, received_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        original_purchase_date_ms, environment, original_platform, signed, received_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (app_bundle_id, app_user_id) DO UPDATE SET
                         app_transaction_id = excluded.app_transaction_id,
                         original_application_version = excluded.original_application_version,
                         original_purchase_date_ms = excluded.original_purchase_date_ms,
-                        environment = excluded.environment, signed = excluded.signed, received_at = excluded.received_at
+                        environment = excluded.environment, original_platform = excluded.original_platform,
+                        signed = excluded.signed, received_at = excluded.received_at
                     WHERE excluded.original_purchase_date_ms < app_transactions.original_purchase_date_ms
+                        OR (excluded.original_purchase_date_ms = app_transactions.original_purchase_date_ms
+                            AND app_transactions.original_platform IS NULL AND excluded.original_platform IS NOT NULL)
                     """
             ).execute(arguments: [
                 appBundleID, user.rawValue, purchase.appTransactionID, purchase.originalApplicationVersion,
-                purchase.millisecondsOfPurchase, purchase.environment.rawValue, signed, receivedAt.timeIntervalSince1970,
+                purchase.millisecondsOfPurchase, purchase.environment.rawValue, purchase.originalPlatform, signed, receivedAt.timeIntervalSince1970,
             ])
             guard let kept = try Self.appTransaction(of: user, appBundleID: appBundleID, db) else {
                 throw StorageError.corruptRow(table: "app_transactions", key: user.rawValue, reason: "no row after the upsert")
@@ -56,14 +60,14 @@ extension SQLiteStorage {
         try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT app_transaction_id, original_application_version, original_purchase_date_ms, environment
+                    SELECT app_transaction_id, original_application_version, original_purchase_date_ms, environment, original_platform
                     FROM app_transactions WHERE app_bundle_id = ? AND app_user_id = ?
                     """),
             arguments: [appBundleID, user.rawValue]
         ).map { row in
             OriginalAppPurchase(
                 appTransactionID: row[0], originalApplicationVersion: row[1], originalPurchaseDate: OriginalAppPurchase.date(milliseconds: row[2]),
-                environment: AppStoreEnvironment(rawValue: row[3]))
+                environment: AppStoreEnvironment(rawValue: row[3]), originalPlatform: row[4])
         }
     }
 }

@@ -17,12 +17,12 @@ import Testing
     /// An app transaction as StoreKit 2 hands it to the app, signed by `pki`.
     static func signed(
         bundleID: String = StoreWorld.bundleID, environment: AppleEnvironment = .sandbox, purchased: Date? = boughtAt,
-        version: String? = "1.0", id: String = "700000000000000001", pki: SimulatorPKI? = nil
+        version: String? = "1.0", id: String = "700000000000000001", platform: PurchasePlatform? = .iOS, pki: SimulatorPKI? = nil
     ) throws -> String {
         let payload = AppTransaction(
             receiptType: environment, appAppleId: environment == .production ? 1_234_567_890 : nil, bundleId: bundleID, applicationVersion: "3.2",
             versionExternalIdentifier: 0, receiptCreationDate: StoreWorld.start, originalPurchaseDate: purchased, originalApplicationVersion: version,
-            appTransactionId: id, originalPlatform: .iOS, signedDate: StoreWorld.start)
+            appTransactionId: id, originalPlatform: platform, signedDate: StoreWorld.start)
         return try (pki ?? StoreWorld.sharedPKI.get()).sign(payload)
     }
 
@@ -44,6 +44,7 @@ import Testing
             #expect(app.originalPurchaseDate == Self.boughtAt)
             #expect(app.appTransactionId == "700000000000000001")
             #expect(app.environment == "Sandbox")
+            #expect(app.originalPlatform == "iOS")
             // A purchase's answer and a read show it too; another user has none.
             let bought = try await client.postTransaction(purchase, user: "alice").decode(SubscriberResponse.self)
             #expect(bought.subscriber.appTransaction == app && bought.subscriber.entitlements["pro"]?.isActive == true)
@@ -55,7 +56,21 @@ import Testing
             #expect(recorded.appPurchase == app && recorded.evidence == nil)
         }
         let stored = try await server.storage.appTransaction(of: "alice", appBundleID: StoreWorld.bundleID)
-        #expect(stored?.originalApplicationVersion == "1.0")
+        #expect(stored?.originalApplicationVersion == "1.0" && stored?.originalPlatform == "iOS")
+    }
+
+    /// Apple's `originalPlatform` reaches the answer as Apple sent it, a platform Apple adds later
+    /// included, and is absent when the app transaction does not say.
+    @Test(arguments: [PurchasePlatform.macOS, PurchasePlatform(rawValue: "carOS"), nil])
+    func theOriginalPlatformIsShownAsAppleSentIt(_ platform: PurchasePlatform?) async throws {
+        let server = try await ServerHarness()
+        try await server.test { client in
+            let posted = try await client.send(.post, "/v1/subscribers/alice/app-transaction", body: try Self.body(try Self.signed(platform: platform)))
+            #expect(posted.status == .ok)
+            #expect(try posted.decode(SubscriberResponse.self).subscriber.appTransaction?.originalPlatform == platform?.rawValue)
+            #expect(posted.text.contains("originalPlatform") == (platform != nil))
+        }
+        #expect(try await server.storage.appTransaction(of: "alice", appBundleID: StoreWorld.bundleID)?.originalPlatform == platform?.rawValue)
     }
 
     @Test func theEarliestPurchaseIsHonouredWhateverTheOrder() async throws {

@@ -13,6 +13,7 @@ public struct AppTransactionContract: Sendable {
         case earliestPurchaseIsKeptInAnyOrder
         case usersAndAppsAreKeptApart
         case survivesAnotherMigration
+        case originalPlatformIsKept
     }
 
     /// Makes a fresh, empty, not yet migrated storage.
@@ -30,6 +31,7 @@ public struct AppTransactionContract: Sendable {
         case .earliestPurchaseIsKeptInAnyOrder: try await earliestPurchaseIsKeptInAnyOrder(storage)
         case .usersAndAppsAreKeptApart: try await usersAndAppsAreKeptApart(storage)
         case .survivesAnotherMigration: try await survivesAnotherMigration(storage)
+        case .originalPlatformIsKept: try await originalPlatformIsKept(storage)
         }
     }
 
@@ -37,12 +39,12 @@ public struct AppTransactionContract: Sendable {
     private let bob = AppUserID(rawValue: "bob")
 
     /// An app purchase made `days` after the fixture's origin, in version `version`.
-    private func purchase(_ id: String, version: String, days: Double) -> OriginalAppPurchase {
+    private func purchase(_ id: String, version: String, days: Double, platform: String? = nil) -> OriginalAppPurchase {
         // Whole milliseconds, decoded as Apple's are: what the back ends must keep exactly.
         let milliseconds = Int64((ContractFixture.day(days).timeIntervalSince1970 * 1000).rounded()) + 123
         return OriginalAppPurchase(
             appTransactionID: id, originalApplicationVersion: version, originalPurchaseDate: OriginalAppPurchase.date(milliseconds: milliseconds),
-            environment: .sandbox)
+            environment: .sandbox, originalPlatform: platform)
     }
 
     private func record(_ purchase: OriginalAppPurchase, of user: AppUserID, in storage: any SubscriberStorage, app: String = ContractFixture.bundleID)
@@ -87,5 +89,25 @@ public struct AppTransactionContract: Sendable {
         _ = try await record(bought, of: alice, in: storage)
         try await storage.migrate()
         #expect(try await storage.appTransaction(of: alice, appBundleID: ContractFixture.bundleID) == bought)
+    }
+
+    /// Apple's `originalPlatform` is kept raw (a platform Apple adds later too); a purchase recorded
+    /// before it was kept gets it when the app posts the same app transaction again, and a later
+    /// purchase's platform never replaces the earliest purchase's.
+    func originalPlatformIsKept(_ storage: any SubscriberStorage) async throws {
+        let onTheMac = purchase("7001", version: "1.0", days: 1, platform: "macOS")
+        #expect(try await record(onTheMac, of: alice, in: storage) == onTheMac)
+        #expect(try await record(purchase("7002", version: "2.0", days: 9, platform: "iOS"), of: alice, in: storage) == onTheMac)
+        #expect(try await storage.appTransaction(of: alice, appBundleID: ContractFixture.bundleID)?.originalPlatform == "macOS")
+
+        let unknown = purchase("7003", version: "1.0", days: 2, platform: "carOS")
+        #expect(try await record(unknown, of: bob, in: storage).originalPlatform == "carOS")
+
+        let carol = AppUserID(rawValue: "carol")
+        let before = purchase("7004", version: "1.0", days: 3)
+        #expect(try await record(before, of: carol, in: storage).originalPlatform == nil)
+        let again = purchase("7004", version: "1.0", days: 3, platform: "visionOS")
+        #expect(try await record(again, of: carol, in: storage) == again)
+        #expect(try await storage.appTransaction(of: carol, appBundleID: ContractFixture.bundleID) == again)
     }
 }

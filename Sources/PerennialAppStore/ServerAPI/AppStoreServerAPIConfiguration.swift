@@ -53,14 +53,21 @@ public enum ServerAPIEnvironment: Sendable, Equatable {
     /// Apple's placeholder host for local testing; meant to be paired with an overridden base URL.
     case localTesting
 
-    /// Apple's base URL for the deployment.
-    public var defaultBaseURL: URL {
+    /// Apple's host names for the deployment, the default first.
+    ///
+    /// Apple's changelog ("Server update", 5 May 2026) recommends the `api.storekit.apple.com`
+    /// names and says the `itunes` ones stay supported; the default stays on the names every
+    /// deployment already reaches through its firewall, and an operator opts in per app.
+    public var appleHosts: [String] {
         switch self {
-        case .production: URL(string: "https://api.storekit.itunes.apple.com")!
-        case .sandbox: URL(string: "https://api.storekit-sandbox.itunes.apple.com")!
-        case .localTesting: URL(string: "https://local-testing-base-url")!
+        case .production: ["api.storekit.itunes.apple.com", "api.storekit.apple.com"]
+        case .sandbox: ["api.storekit-sandbox.itunes.apple.com", "api.storekit-sandbox.apple.com"]
+        case .localTesting: ["local-testing-base-url"]
         }
     }
+
+    /// Apple's base URL for the deployment, on its default host.
+    public var defaultBaseURL: URL { URL(string: "https://" + appleHosts[0])! }
 }
 
 /// The ES256 bearer token the App Store Server API requires on every request.

@@ -212,6 +212,13 @@ extension ServerAPIEndpoint {
         Self(method: .put, path: encodedPath("inApps", "v1", "transactions", originalTransactionID, "appAccountToken"), body: body)
     }
 
+    /// Finish Transaction (Server API 1.20): `POST /inApps/v1/transactions/{transactionId}/finish`,
+    /// without a body. A server that delivers the content itself tells Apple here instead of
+    /// relying on the app's `Transaction.finish()`, which an app killed mid-delivery never calls.
+    public static func finishTransaction(transactionID: String) -> Self {
+        Self(method: .post, path: encodedPath("inApps", "v1", "transactions", transactionID, "finish"))
+    }
+
     /// Get App Transaction Info: `GET /inApps/v1/transactions/appTransactions/{transactionId}`.
     public static func appTransaction(transactionID: String) -> Self {
         Self(method: .get, path: encodedPath("inApps", "v1", "transactions", "appTransactions", transactionID))

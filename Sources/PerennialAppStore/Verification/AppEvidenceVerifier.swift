@@ -125,7 +125,7 @@ public struct AppEvidenceVerifier: Sendable {
         guard let purchased = payload.originalPurchaseDate else { throw .invalidEvidence("the app transaction has no originalPurchaseDate") }
         return OriginalAppPurchase(
             appTransactionID: payload.appTransactionId, originalApplicationVersion: version, originalPurchaseDate: purchased,
-            environment: verifier.environment)
+            environment: verifier.environment, originalPlatform: payload.originalPlatform?.rawValue)
     }
 
     /// A V2 notification's body (`{"signedPayload": …}`): the envelope's and every nested JWS's

@@ -11,11 +11,20 @@ public struct OriginalAppPurchase: Hashable, Sendable, Codable {
     public var originalApplicationVersion: String
     public var originalPurchaseDate: Date
     public var environment: AppStoreEnvironment
+    /// Where the customer first got the app (Apple's `originalPlatform`: `iOS`, `macOS`, `tvOS`,
+    /// `visionOS`, kept raw as Apple adds platforms): a universal purchase bought on the Mac was
+    /// paid for there, which an app honouring its paying customers may want to tell. Nil in app
+    /// transactions signed before iOS 18.4, which do not carry it.
+    public var originalPlatform: String?
 
-    public init(appTransactionID: String?, originalApplicationVersion: String, originalPurchaseDate: Date, environment: AppStoreEnvironment) {
+    public init(
+        appTransactionID: String?, originalApplicationVersion: String, originalPurchaseDate: Date, environment: AppStoreEnvironment,
+        originalPlatform: String? = nil
+    ) {
         self.appTransactionID = appTransactionID
         self.originalApplicationVersion = originalApplicationVersion
         self.originalPurchaseDate = originalPurchaseDate
         self.environment = environment
+        self.originalPlatform = originalPlatform
     }
 }

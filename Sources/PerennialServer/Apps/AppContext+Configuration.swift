@@ -223,11 +223,10 @@ extension AppContext {
         guard let issuerID = serverAPI.issuerID, !issuerID.isEmpty else {
             throw .invalidValue(field: field + ".issuerId", value: "none", reason: "the App Store Server API needs the issuer id")
         }
-        let target: ServerAPIEnvironment = app.environments.contains(.production) ? .production : .sandbox
         return AppStoreServerAPIClient(
             configuration: AppStoreServerAPIConfiguration(
                 key: try key(serverAPI, field: field, environment: environment), issuerID: issuerID, bundleID: app.bundleID,
-                environment: target, baseURL: serverAPI.baseURL),
+                environment: app.serverAPIEnvironment, baseURL: try app.serverAPIBaseURL()),
             transport: transport, now: { wallClock.now })
     }
 }

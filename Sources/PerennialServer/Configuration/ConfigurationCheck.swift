@@ -69,6 +69,7 @@ public struct ConfigurationCheck: Sendable {
             findings += roots(of: app, named: name)
             if let key = app.serverAPI {
                 findings += keyIdentifiers(key, field: "\(name).serverAPI", needsIssuer: true)
+                findings += serverAPIHost(of: app, field: "\(name).serverAPI.host")
             } else if app.environments.contains(.production) {
                 findings.append(
                     .warning("\(name) has no serverAPI key: Perennial cannot ask Apple about a subscription whose renewal was not notified, and `check --online` cannot test the notification URL"))
@@ -107,6 +108,36 @@ public struct ConfigurationCheck: Sendable {
             }
         }
         return findings
+    }
+
+    /// A chosen Server API host is Apple's for the deployment the app calls, or said not to be:
+    /// Apple's host of the other deployment answers every id of this one "not found".
+    private func serverAPIHost(of app: AppConfiguration, field: String) -> [Finding] {
+        // AppRegistry refused a host that is not a host name already.
+        guard let text = app.serverAPI?.host, let host = try? ServerAPIHost(text, field: field) else { return [] }
+        let target = app.serverAPIEnvironment
+        let hosts = target.appleHosts.joined(separator: " or ")
+        switch host.appleEnvironment {
+        case target?:
+            return [.ok("\(field): \(host.name) is Apple's \(Self.name(of: target)) host")]
+        case let other?:
+            return [
+                .error(
+                    .appSettings,
+                    "\(field) \(host.name) is Apple's \(Self.name(of: other)) host, but the app calls \(Self.name(of: target)) (its environments): use \(hosts)")
+            ]
+        case nil:
+            return [.warning("\(field) \(host.name) is not one of Apple's \(Self.name(of: target)) hosts (\(hosts)): right for a proxy that forwards to Apple, never otherwise")]
+        }
+    }
+
+    /// A deployment as App Store Connect names it.
+    private static func name(of environment: ServerAPIEnvironment) -> String {
+        switch environment {
+        case .production: "Production"
+        case .sandbox: "Sandbox"
+        case .localTesting: "LocalTesting"
+        }
     }
 
     /// A key id is App Store Connect's ten characters, an issuer id a UUID, and a key file named as

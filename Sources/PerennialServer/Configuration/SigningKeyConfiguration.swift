@@ -11,12 +11,16 @@ public struct SigningKeyConfiguration: Sendable, Decodable {
     public var issuerID: String?
     /// Overrides the App Store Server API base URL (a simulator's); Apple's by default.
     public var baseURL: URL?
+    /// The App Store Server API host name, called over https: Apple's `api.storekit.apple.com`
+    /// names of 2026, or a proxy's. Apple's `itunes` names by default, which Apple still serves.
+    public var host: String?
 
-    public init(keyID: String, privateKey: SecretValue, issuerID: String? = nil, baseURL: URL? = nil) {
+    public init(keyID: String, privateKey: SecretValue, issuerID: String? = nil, baseURL: URL? = nil, host: String? = nil) {
         self.keyID = keyID
         self.privateKey = privateKey
         self.issuerID = issuerID
         self.baseURL = baseURL
+        self.host = host
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -24,6 +28,7 @@ public struct SigningKeyConfiguration: Sendable, Decodable {
         case privateKey
         case issuerID = "issuerId"
         case baseURL
+        case host
     }
 
     func resolvingPaths(relativeTo directory: URL) -> SigningKeyConfiguration {

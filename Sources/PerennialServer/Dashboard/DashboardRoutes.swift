@@ -9,7 +9,7 @@ import PerennialStorage
 /// operators, signed in with an admin key. It reads through the same code as the admin API (the
 /// subscriber answer, the timeline, purchase and order lookups, the metrics) so a page and the
 /// API never disagree; what it changes (an order looked up at Apple, a subscriber refreshed from
-/// Apple: Apple's answer is applied) needs the key's scope, as on the API, and the session's CSRF
+/// Apple, a purchase's app account token set at Apple: Apple's answer is applied) needs the key's scope, as on the API, and the session's CSRF
 /// token.
 struct DashboardRoutes: Sendable {
     let dependencies: ServerDependencies
@@ -42,6 +42,9 @@ struct DashboardRoutes: Sendable {
         }
         pages.post("apps/:appId/subscribers/:appUserId/refresh") { request, context in
             try await page(context) { session in try await refresh(request, context: context, session: session) }
+        }
+        pages.post("apps/:appId/subscribers/:appUserId/purchases/:originalTransactionId/app-account-token") { request, context in
+            try await page(context) { session in try await setAppAccountToken(request, context: context, session: session) }
         }
         pages.post("apps/:appId/subscribers/:appUserId/grants") { request, context in
             try await page(context) { session in try await grant(request, context: context, session: session) }
@@ -210,9 +213,20 @@ struct DashboardRoutes: Sendable {
     /// Asks Apple about the subscriber's subscriptions now.
     private func refresh(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
         try await subscriberAction(request, context: context, session: session, form: TokenOnly.self) { _, app, user in
-            guard let client = app.serverAPI else { throw EvidenceError.notConfigured("app \(app.id) has no App Store Server API key (serverAPI)") }
             try await SupportRoutes(dependencies: dependencies).refresh(
-                subscriber: user, in: app, client: client, admin: session.keyName, reason: "from the dashboard")
+                subscriber: user, in: app, client: try SupportRoutes.serverAPIClient(of: app), admin: session.keyName, reason: "from the dashboard")
+        }
+    }
+
+    /// Binds one of the subscriber's purchases at Apple to the subscriber's app account token, as
+    /// the admin API does; a purchase of another user of the app is not this page's to change.
+    private func setAppAccountToken(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        try await subscriberAction(request, context: context, session: session, form: TokenOnly.self) { _, app, user in
+            let support = SupportRoutes(dependencies: dependencies)
+            let client = try SupportRoutes.serverAPIClient(of: app)
+            let (id, owner) = try await support.ownedPurchase(context.parameters.get("originalTransactionId"), in: app)
+            guard owner == user else { throw APIError.notFound("purchase \(id) is not \(user)'s") }
+            try await support.setAppAccountToken(ofPurchase: id, ownedBy: owner, in: app, client: client, admin: session.keyName, reason: "from the dashboard")
         }
     }
 
@@ -296,7 +310,7 @@ struct DashboardRoutes: Sendable {
         let fields = try await form(request, session: session, as: OrderForm.self)
         try Self.require(.support, of: session)
         let app = try pathApp(context)
-        guard let client = app.serverAPI else { throw EvidenceError.notConfigured("app \(app.id) has no App Store Server API key (serverAPI)") }
+        let client = try SupportRoutes.serverAPIClient(of: app)
         let order = (fields.orderId ?? "").trimmingCharacters(in: .whitespaces)
         guard SupportRoutes.isOrderID(order) else { throw APIError.malformed("an order id is letters and digits, as in Apple's receipt email") }
         let answer = try await SupportRoutes(dependencies: dependencies).lookUp(order: order, in: app, client: client, admin: session.keyName)

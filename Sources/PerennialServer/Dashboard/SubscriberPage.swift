@@ -66,8 +66,8 @@ struct SubscriberPage: Sendable {
             <p class="muted">App \(appID) · as the server answers at \(DashboardFormat.instant(answer.serverTime))</p>\(refresh)
             <h2>Entitlements</h2>\(entitlements)
             <h2>Grants</h2>\(grants(controls))
-            <h2>Subscriptions</h2>\(subscriptions)
-            <h2>Purchases</h2>\(purchases)
+            <h2>Subscriptions</h2>\(subscriptions(controls))
+            <h2>Purchases</h2>\(purchases(controls))
             <h2>Evidence timeline</h2>\(timelineList)
             <h2>Personal data</h2>\(personalData(controls))
             """
@@ -142,30 +142,49 @@ struct SubscriberPage: Sendable {
     /// Where the page's forms post.
     private var path: String { DashboardRoutes.subscriberPath(app: appID, user: answer.subscriber.appUserId) }
 
-    private var subscriptions: HTML {
+    private func subscriptions(_ controls: Controls) -> HTML {
         guard !answer.subscriber.subscriptions.isEmpty else { return "<p class=\"muted\">No subscription.</p>" }
         return Self.table(
-            ["Product", "Status", "Period", "Expires", "Renews", "Environment", "Original transaction"],
-            answer.subscriber.subscriptions.map { subscription in
-                [
+            ["Product", "Status", "Period", "Expires", "Renews", "Environment", "Original transaction"] + appAccountTokenHeader(controls),
+            answer.subscriber.subscriptions.map { subscription -> [HTML] in
+                let cells: [HTML] = [
                     "\(subscription.productId)", "<span class=\"badge\(subscription.status == "active" ? " on" : "")\">\(subscription.status)</span>",
                     "\(subscription.periodType)", "\(DashboardFormat.instant(subscription.expiresDate))",
                     "\(subscription.willRenew ? "yes" : "no")\(subscription.renewalProductId.map { $0 == subscription.productId ? "" : " → \($0)" } ?? "")",
                     "\(subscription.environment)", "\(subscription.originalTransactionId)",
                 ]
+                return cells + appAccountTokenForm(of: subscription.originalTransactionId, controls)
             })
     }
 
-    private var purchases: HTML {
+    private func purchases(_ controls: Controls) -> HTML {
         guard !answer.subscriber.purchases.isEmpty else { return "<p class=\"muted\">No other purchase.</p>" }
         return Self.table(
-            ["Product", "Purchased", "Expires", "Active", "Transaction"],
-            answer.subscriber.purchases.map { purchase in
-                [
+            ["Product", "Purchased", "Expires", "Active", "Transaction"] + appAccountTokenHeader(controls),
+            answer.subscriber.purchases.map { purchase -> [HTML] in
+                let cells: [HTML] = [
                     "\(purchase.productId)", "\(DashboardFormat.instant(purchase.purchaseDate))",
                     "\(purchase.expiresDate.map(DashboardFormat.instant), or: "–")", Self.badge(purchase.isActive), "\(purchase.transactionId)",
                 ]
+                return cells + appAccountTokenForm(of: purchase.originalTransactionId, controls)
             })
+    }
+
+    /// The column of the app-account-token buttons, present when the app can ask Apple.
+    private func appAccountTokenHeader(_ controls: Controls) -> [String] {
+        controls.canAskApple ? [""] : []
+    }
+
+    /// A purchase's button that binds it at Apple to this user's app account token: for a purchase
+    /// made outside the app, whose notifications name nobody until it carries the token.
+    private func appAccountTokenForm(of originalTransactionID: String, _ controls: Controls) -> [HTML] {
+        guard controls.canAskApple else { return [] }
+        return [
+            """
+            <form method="post" action="\(path)/purchases/\(originalTransactionID)/app-account-token">\(controls.token)\
+            <button type="submit"\(controls.disabled)>Set app account token</button></form>
+            """
+        ]
     }
 
     private var timelineList: HTML {

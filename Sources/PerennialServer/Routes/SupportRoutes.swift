@@ -13,8 +13,9 @@ import PerennialStorage
 /// Moving a purchase to another user goes through the same ownership decision as a user
 /// presenting it (forced to transfer), with the same audit entries and events; unbinding it
 /// leaves it to the next user who presents it, with an `ownershipReleased` event and audit entry. Refreshing a
-/// subscriber from Apple and extending a subscription's renewal date act on it for the operator: what Apple then answers is applied as evidence whose timeline entry names the
-/// admin key and the reason.
+/// subscriber from Apple, extending a subscription's renewal date and setting a purchase's app
+/// account token act on it for the operator: what Apple then answers is applied as evidence whose
+/// timeline entry names the admin key and the reason.
 ///
 /// Reading needs any admin key; everything that asks Apple to act, or applies its answer, needs
 /// the support scope. Each action is logged with the key's name.
@@ -114,6 +115,13 @@ struct SupportRoutes: Sendable {
                 metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(original)", "from": "\(owner)"])
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: now))
         }
+        actions.post("apps/:appId/subscriptions/:originalTransactionId/app-account-token") { request, context in
+            let (app, client) = try serverAPI(context)
+            let body = try await JSONResponse.decodeStrictlyOptional(ActionRequest.self, from: request, context: context)
+            let (id, owner) = try await ownedPurchase(context, in: app)
+            try await setAppAccountToken(ofPurchase: id, ownedBy: owner, in: app, client: client, admin: context.adminName, reason: body?.reason)
+            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: dependencies.clock.now))
+        }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/refunds") { request, context in
             let (app, client) = try serverAPI(context)
             let body = try await JSONResponse.decodeStrictlyOptional(ActionRequest.self, from: request, context: context)
@@ -202,10 +210,15 @@ struct SupportRoutes: Sendable {
         try PathApp.from(context, in: dependencies.apps)
     }
 
-    /// The path's original transaction id and the user of `app` who owns that purchase; an
-    /// operator acts only on a purchase someone owns in the app named.
+    /// The path's original transaction id and the user of `app` who owns that purchase.
     private func ownedPurchase(_ context: PerennialRequestContext, in app: AppContext) async throws -> (id: String, owner: AppUserID) {
-        guard let id = context.parameters.get("originalTransactionId"), Self.isTransactionID(id) else {
+        try await ownedPurchase(context.parameters.get("originalTransactionId"), in: app)
+    }
+
+    /// Original transaction id `id` and the user of `app` who owns that purchase; an operator acts
+    /// only on a purchase someone owns in the app named.
+    func ownedPurchase(_ id: String?, in app: AppContext) async throws -> (id: String, owner: AppUserID) {
+        guard let id, Self.isTransactionID(id) else {
             throw APIError.malformed("an original transaction id is Apple's decimal id")
         }
         let found = try await dependencies.storage.purchase(ofTransaction: id)
@@ -222,10 +235,15 @@ struct SupportRoutes: Sendable {
     /// The path's app and its App Store Server API client.
     private func serverAPI(_ context: PerennialRequestContext) throws -> (AppContext, AppStoreServerAPIClient) {
         let app = try app(context)
+        return (app, try Self.serverAPIClient(of: app))
+    }
+
+    /// The App Store Server API client of `app`, which every action that asks Apple needs.
+    static func serverAPIClient(of app: AppContext) throws(EvidenceError) -> AppStoreServerAPIClient {
         guard let client = app.serverAPI else {
             throw EvidenceError.notConfigured("app \(app.id) has no App Store Server API key (serverAPI)")
         }
-        return (app, client)
+        return client
     }
 
     /// Letters and digits, as in Apple's receipt email.

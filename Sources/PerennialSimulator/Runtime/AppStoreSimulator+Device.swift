@@ -144,6 +144,12 @@ extension AppStoreSimulator {
         }
     }
 
+    /// Finish Transaction from a server: the same as the device's `finish()`, for the account the
+    /// Server API found holding the transaction; finishing a finished one changes nothing.
+    public func finishTransaction(id: String, accountID: String) {
+        _ = unfinished.finish(accountID: accountID, transactionID: id)
+    }
+
     /// `Transaction.currentEntitlements`: the latest transaction of each subscription that grants
     /// access (active or in grace), and each non-consumable or unexpired non-renewing purchase not
     /// revoked; consumables never appear, as in StoreKit.

@@ -11,6 +11,9 @@ public protocol SimulatorBackend: Sendable {
     func perform(_ action: LifecycleAction) async throws(SimulatorRuntimeError) -> SimulatorStep
     /// Moves time forward, performing renewals and deliveries due by `instant`.
     func advance(to instant: Date) async throws(SimulatorRuntimeError) -> SimulatorStep
+    /// Finishes a transaction for the device of the account holding it, as the app's
+    /// `Transaction.finish()` would; the Server API's Finish Transaction asks it from a server.
+    func finishTransaction(id: String, accountID: String) async
     /// Every notification emitted so far, dropped ones included, oldest first.
     func notificationHistory() async -> [NotificationRecord]
     /// Emits and delivers a `TEST` notification, as the Server API's test endpoint asks Apple to.

@@ -6,10 +6,11 @@ import PerennialAppStore
 /// models and error codes, and no HTTP framework: the HTTP layer hands it a ``ServerAPIRequest``
 /// and sends back the ``ServerAPIResponse``.
 ///
-/// It reads the store through ``SimulatorBackend`` and changes it only through lifecycle actions
-/// (a renewal date extension, an app account token), so what a server learns here is exactly what
-/// the notifications and the device see. Signed transactions and renewal infos are signed with
-/// the simulator's PKI at `now`, so they verify against the same root as its notifications.
+/// It reads the store through ``SimulatorBackend`` and changes it only through the backend: lifecycle
+/// actions (a renewal date extension, an app account token) and the device's finished transactions,
+/// so what a server learns here is exactly what the notifications and the device see. Signed
+/// transactions and renewal infos are signed with the simulator's PKI at `now`, so they verify
+/// against the same root as its notifications.
 public struct ServerAPIResponder: Sendable {
     /// Checks every request's bearer token.
     public let authenticator: ServerAPIAuthenticator
@@ -113,6 +114,8 @@ public struct ServerAPIResponder: Sendable {
             try await consumption(transactionID: id, request: request, backend: backend)
         case .setAppAccountToken(let id):
             try await setAppAccountToken(originalTransactionID: id, request: request, backend: backend)
+        case .finishTransaction(let id):
+            try await finishTransaction(transactionID: id, backend: backend)
         case .retention(let route):
             try await retentionMessaging(route, request: request, backend: backend, now: now)
         }

@@ -19,6 +19,7 @@ enum ServerAPIRoute: Equatable {
     case consumptionV1(transactionID: String)
     case consumption(transactionID: String)
     case setAppAccountToken(originalTransactionID: String)
+    case finishTransaction(transactionID: String)
     /// The Retention Messaging API (``RetentionMessagingRoute``).
     case retention(RetentionMessagingRoute)
 
@@ -60,6 +61,7 @@ enum ServerAPIRoute: Equatable {
             (["inApps", "v1", "transactions", "consumption", nil], "PUT", { .consumptionV1(transactionID: $0[0]) }),
             (["inApps", "v2", "transactions", "consumption", nil], "PUT", { .consumption(transactionID: $0[0]) }),
             (["inApps", "v1", "transactions", nil, "appAccountToken"], "PUT", { .setAppAccountToken(originalTransactionID: $0[0]) }),
+            (["inApps", "v1", "transactions", nil, "finish"], "POST", { .finishTransaction(transactionID: $0[0]) }),
             (["inApps", "v1", "transactions", nil], "GET", { .transactionInfo(transactionID: $0[0]) }),
             (["inApps", "v2", "refund", "lookup", nil], "GET", { .refundHistory(transactionID: $0[0]) }),
             (["inApps", "v1", "lookup", nil], "GET", { .orderLookup(orderID: $0[0]) }),

@@ -165,7 +165,7 @@ public struct AuditDetail: Hashable, Sendable, Codable {
 public struct AdminAction: Hashable, Sendable, Codable {
     /// The admin key's name.
     public var admin: String
-    /// `refresh`, `extend`, `orderLookup`, `move`, `unbind`, `grant`, `revokeGrant`, `erasePersonalData`.
+    /// `refresh`, `extend`, `orderLookup`, `move`, `unbind`, `setAppAccountToken`, `grant`, `revokeGrant`, `erasePersonalData`.
     public var action: String
     /// Why, as the operator wrote it.
     public var reason: String?

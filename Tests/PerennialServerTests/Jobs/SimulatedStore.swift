@@ -43,6 +43,9 @@ actor SimulatedStore: SimulatorBackend {
 
     func notificationHistory() -> [NotificationRecord] { records }
 
+    /// No device plays here, so there is nothing to finish.
+    func finishTransaction(id: String, accountID: String) {}
+
     func sendTestNotification() throws(SimulatorRuntimeError) -> NotificationRecord {
         throw .invalidRequest("test notifications are not simulated here")
     }

@@ -34,6 +34,9 @@ import Testing
         Endpoint(
             name: "Set App Account Token", method: "PUT", path: "/inApps/v1/transactions/1/appAccountToken",
             client: .updateAppAccountToken(originalTransactionID: "1", body: body)),
+        Endpoint(
+            name: "Finish Transaction", method: "POST", path: "/inApps/v1/transactions/1/finish",
+            client: .finishTransaction(transactionID: "1")),
         // Subscription status and renewal extensions
         Endpoint(name: "Get All Subscription Statuses", method: "GET", path: "/inApps/v1/subscriptions/1", client: .subscriptionStatuses(transactionID: "1")),
         Endpoint(

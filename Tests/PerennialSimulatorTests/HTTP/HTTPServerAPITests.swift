@@ -43,6 +43,24 @@ struct HTTPServerAPITests {
         }
     }
 
+    /// Finish Transaction (https://developer.apple.com/documentation/appstoreserverapi/finish-transaction)
+    /// from the production client: the device's `Transaction.unfinished` stops replaying the
+    /// purchase, and an id the App Store does not know comes back as Apple's typed 4040010.
+    @Test func finishTransactionFinishesThePurchaseOnTheDevice() async throws {
+        let simulator = try await RuntimeFixture.simulator(serverAPICredentials: Self.credentials)
+        let purchase = try await simulator.purchase(DevicePurchase(accountID: RuntimeFixture.alice, productID: "pro.monthly")).completed()
+        #expect(try await simulator.unfinishedTransactions(accountID: RuntimeFixture.alice).count == 1)
+        try await buildSimulatorApplication(simulator: simulator).test(.live) { client in
+            let api = Self.client(port: try #require(client.port))
+            try await api.sendWithoutBody(.finishTransaction(transactionID: purchase.transaction.transactionID))
+            #expect(try await simulator.unfinishedTransactions(accountID: RuntimeFixture.alice).isEmpty)
+            try await api.sendWithoutBody(.finishTransaction(transactionID: purchase.transaction.transactionID))
+            await #expect(throws: AppStoreServerAPIError.api(status: 404, code: .transactionIdNotFound, message: "Transaction id not found.")) {
+                try await api.sendWithoutBody(.finishTransaction(transactionID: "999"))
+            }
+        }
+    }
+
     /// The `serverAPIFailure` action makes every request fail in Apple's shape until it is cleared.
     @Test func anInjectedFailureAnswersUntilCleared() async throws {
         let simulator = try await RuntimeFixture.simulator(serverAPICredentials: Self.credentials)

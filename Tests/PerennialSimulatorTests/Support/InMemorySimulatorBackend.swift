@@ -16,6 +16,8 @@ actor InMemorySimulatorBackend: SimulatorBackend {
     private(set) var verifyReceiptFailure: InjectedVerifyReceiptFailure?
     private(set) var serverAPIFailure: InjectedServerAPIFailure?
     private var testNotifications: UInt64 = 0
+    /// The transactions Finish Transaction finished, with their account, in call order.
+    private(set) var finished: [(id: String, accountID: String)] = []
     let pki: SimulatorPKI
 
     init(state: SimulatorState, pki: SimulatorPKI, wire: WireConfiguration = WireConfiguration()) {
@@ -51,6 +53,8 @@ actor InMemorySimulatorBackend: SimulatorBackend {
     }
 
     func notificationHistory() -> [NotificationRecord] { records }
+
+    func finishTransaction(id: String, accountID: String) { finished.append((id, accountID)) }
 
     func sendTestNotification() throws(SimulatorRuntimeError) -> NotificationRecord {
         testNotifications += 1

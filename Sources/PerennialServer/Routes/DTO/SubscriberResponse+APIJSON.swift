@@ -61,6 +61,7 @@ extension APIJSONWriter {
             if let id = appTransaction.appTransactionId { fields.field("appTransactionId") { $0.string(id) } }
             fields.field("environment") { $0.string(appTransaction.environment) }
             fields.field("originalApplicationVersion") { $0.string(appTransaction.originalApplicationVersion) }
+            if let platform = appTransaction.originalPlatform { fields.field("originalPlatform") { $0.string(platform) } }
             fields.field("originalPurchaseDate") { $0.date(appTransaction.originalPurchaseDate) }
         }
     }

@@ -97,6 +97,9 @@ public struct SubscriberResponse: Codable, Equatable, Sendable {
         public var environment: String
         public var originalApplicationVersion: String
         public var originalPurchaseDate: Date
+        /// Apple's `originalPlatform` (`iOS`, `macOS`, `tvOS`, `visionOS`, or one Apple adds):
+        /// where the customer first got the app. Absent for app transactions that do not say.
+        public var originalPlatform: String?
     }
 
     public struct Subscriber: Codable, Equatable, Sendable {
@@ -168,6 +171,7 @@ extension SubscriberResponse.AppTransaction {
     init(_ purchase: OriginalAppPurchase) {
         self.init(
             appTransactionId: purchase.appTransactionID, environment: purchase.environment.rawValue,
-            originalApplicationVersion: purchase.originalApplicationVersion, originalPurchaseDate: purchase.originalPurchaseDate)
+            originalApplicationVersion: purchase.originalApplicationVersion, originalPurchaseDate: purchase.originalPurchaseDate,
+            originalPlatform: purchase.originalPlatform)
     }
 }
