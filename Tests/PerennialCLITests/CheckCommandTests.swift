@@ -106,23 +106,11 @@ import FoundationNetworking
         let serverPort = try FreePort.loopback()
         let notify = situation == "unreachable" ? try FreePort.loopback() : serverPort
         let roots = setup.directory.appendingPathComponent("roots")
-        let simulator = Process()
-        simulator.executableURL = try CLIProcess.executable()
-        simulator.arguments = [
-            "simulator", "--port", "0", "--catalog", setup.directory.appendingPathComponent("catalog.json").path, "--roots-dir", roots.path,
-            "--server-api-key", setup.keyFile.path, "--key-id", Self.keyID, "--issuer-id", Self.issuerID,
-            "--notify-v2", "http://127.0.0.1:\(notify)/apple/notifications/v2/cli", "--send-once",
-        ]
-        let output = Pipe()
-        simulator.standardOutput = output
-        simulator.standardError = FileHandle.nullDevice
-        try simulator.run()
-        defer { if simulator.isRunning { simulator.terminate() } }
-        let printed = try await SimulatorServerAPIKeyTests.read(output.fileHandleForReading, until: "aud appstoreconnect-v1")
-        let simulatorPort = try #require(
-            printed.split(separator: "\n").first(where: { $0.contains("listening on http://") })
-                .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
-        let base = try #require(URL(string: "http://127.0.0.1:\(simulatorPort)"))
+        let simulator = try await SimulatorProcess.start(
+            catalog: setup.directory.appendingPathComponent("catalog.json"), rootsDirectory: roots, keyFile: setup.keyFile,
+            notifyV2: "http://127.0.0.1:\(notify)/apple/notifications/v2/cli")
+        defer { simulator.stop() }
+        let base = simulator.url
         let config = try setup.configuration(
             roots: [roots.appendingPathComponent("jws-root.der").path],
             issuerID: situation == "wrong issuer" ? UUID().uuidString.lowercased() : Self.issuerID, serverAPI: base, port: serverPort)

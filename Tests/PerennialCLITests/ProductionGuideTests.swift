@@ -82,7 +82,7 @@ final class Machine: @unchecked Sendable {
     let postgres: URLComponents
     let port: Int
     var postgresMigrated = false
-    private var apple: Process?
+    private var apple: SimulatorProcess?
     private var servers: [Process] = []
     private let restoredName = "perennial_restored_" + UUID().uuidString.prefix(8).lowercased()
 
@@ -192,23 +192,11 @@ final class Machine: @unchecked Sendable {
     func startApple() async throws -> URL {
         let key = etc.appendingPathComponent("SubscriptionKey_\(CheckCommandTests.keyID).p8")
         try Data(P256.Signing.PrivateKey().pemRepresentation.utf8).write(to: key)
-        let simulator = Process()
-        simulator.executableURL = try CLIProcess.executable()
-        simulator.arguments = [
-            "simulator", "--port", "0", "--catalog", etc.appendingPathComponent("catalog.json").path, "--roots-dir", etc.path,
-            "--server-api-key", key.path, "--key-id", CheckCommandTests.keyID, "--issuer-id", CheckCommandTests.issuerID,
-            "--notify-v2", "http://127.0.0.1:\(port)/apple/notifications/v2/demo", "--send-once",
-        ]
-        let output = Pipe()
-        simulator.standardOutput = output
-        simulator.standardError = FileHandle.nullDevice
-        try simulator.run()
+        let simulator = try await SimulatorProcess.start(
+            catalog: etc.appendingPathComponent("catalog.json"), rootsDirectory: etc, keyFile: key,
+            notifyV2: "http://127.0.0.1:\(port)/apple/notifications/v2/demo")
         apple = simulator
-        let printed = try await SimulatorServerAPIKeyTests.read(output.fileHandleForReading, until: "aud appstoreconnect-v1")
-        let port = try #require(
-            printed.split(separator: "\n").first(where: { $0.contains("listening on http://") })
-                .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
-        return try #require(URL(string: "http://127.0.0.1:\(port)"))
+        return simulator.url
     }
 
     /// /etc/perennial/perennial.json as section 1 maps App Store Connect's values into it (the
@@ -246,7 +234,7 @@ final class Machine: @unchecked Sendable {
 
     func stopEverything() {
         stopServers()
-        if let apple, apple.isRunning { apple.terminate() }
+        apple?.stop()
         _ = try? run("dropdb --if-exists --host=\(postgres.host ?? "127.0.0.1") --port=\(postgres.port ?? 5432) --username=\(postgres.user ?? "postgres") \(restoredName)", allowFailure: true)
     }
 }

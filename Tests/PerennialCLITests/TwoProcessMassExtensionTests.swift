@@ -15,22 +15,10 @@ struct TwoProcessMassExtensionTests {
             let setup = try CheckCommandTests.Setup()
             defer { try? FileManager.default.removeItem(at: setup.directory) }
             let roots = setup.directory.appendingPathComponent("roots")
-            let simulator = Process()
-            simulator.executableURL = try CLIProcess.executable()
-            simulator.arguments = [
-                "simulator", "--port", "0", "--catalog", setup.directory.appendingPathComponent("catalog.json").path, "--roots-dir", roots.path,
-                "--server-api-key", setup.keyFile.path, "--key-id", CheckCommandTests.keyID, "--issuer-id", CheckCommandTests.issuerID,
-            ]
-            let output = Pipe()
-            simulator.standardOutput = output
-            simulator.standardError = FileHandle.nullDevice
-            try simulator.run()
-            defer { if simulator.isRunning { simulator.terminate() } }
-            let printed = try await SimulatorServerAPIKeyTests.read(output.fileHandleForReading, until: "aud appstoreconnect-v1")
-            let port = try #require(
-                printed.split(separator: "\n").first(where: { $0.contains("listening on http://") })
-                    .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
-            let apple = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let simulator = try await SimulatorProcess.start(
+                catalog: setup.directory.appendingPathComponent("catalog.json"), rootsDirectory: roots, keyFile: setup.keyFile)
+            defer { simulator.stop() }
+            let apple = simulator.url
 
             // The requester looks for due requests once a minute (so it is killed before it does),
             // the survivor every 200 ms.
