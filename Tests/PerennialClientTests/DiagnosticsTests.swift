@@ -18,6 +18,7 @@ import Testing
         (.notYetDelivered(transactionID: "1", reason: .unreachable("x")), "paid_not_yet_delivered"),
         (.journalUnavailable("disk full"), "journal_unavailable"),
         (.appAccountTokenUnavailable(.unreachable("x")), "app_account_token_unavailable"),
+        (.userSwitchRefused("anonymous"), "user_switch_refused"),
     ])
     func everyErrorHasItsStableCode(error: PerennialError, code: String) {
         #expect(error.code.rawValue == code)

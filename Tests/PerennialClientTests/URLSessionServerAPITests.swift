@@ -36,6 +36,22 @@ import Testing
         #expect(response.transfer == SubscriberTransfer(previousOwner: "bob"))
     }
 
+    /// The log-in names the logged-in user in the path, the anonymous one in the body, and the
+    /// answer says when the server's policy kept the anonymous purchases.
+    @Test func loggingInSpeaksTheContract() async throws {
+        let kept = Self.subscriberJSON.replacingOccurrences(of: #""transfer":{"previousOwner":"bob"}"#, with: #""kept":{"owner":"$anonymous:6f9619ff"}"#)
+        let stub = StubHTTP { _ in .init(status: 200, body: kept) }
+        let api = URLSessionServerAPI(baseURL: stub.baseURL, publicKey: "pk", userToken: { "jwt-for-\($0)" }, session: stub.session)
+        let response = try await api.logIn(appUserID: "al ice/1", anonymousAppUserID: "$anonymous:6f9619ff")
+
+        let request = try #require(stub.requests.first)
+        #expect(request.method == "POST")
+        #expect(request.path == "/v1/subscribers/al%20ice%2F1/log-in")
+        #expect(request.headers["X-Perennial-User-Token"] == "jwt-for-al ice/1")
+        #expect(request.json as? [String: String] == ["anonymousAppUserId": "$anonymous:6f9619ff"])
+        #expect(response.kept == SubscriberKept(owner: "$anonymous:6f9619ff") && response.transfer == nil)
+    }
+
     @Test func theOtherRoutesSpeakTheContract() async throws {
         let stub = StubHTTP { request in
             switch request.path {

@@ -79,7 +79,8 @@ struct APIJSONWriterTests {
             subscriber: .init(
                 appTransaction: appTransaction, appUserId: text(), entitlements: entitlements, subscriptions: subscriptions, purchases: purchases,
                 grants: grants.isEmpty && Bool.random(using: &generator) ? nil : grants),
-            transfer: Bool.random(using: &generator) ? .init(previousOwner: text()) : nil)
+            transfer: Bool.random(using: &generator) ? .init(previousOwner: text()) : nil,
+            kept: Bool.random(using: &generator) ? .init(owner: text()) : nil)
         return response
     }
 }

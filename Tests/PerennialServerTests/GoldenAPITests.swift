@@ -9,6 +9,7 @@ import PerennialAppStore
 import PerennialCore
 import PerennialServer
 import PerennialSimulator
+import PerennialStorage
 import PerennialTestSupport
 import Testing
 
@@ -39,6 +40,22 @@ import Testing
             try await client.golden(
                 "client-transactions-post-transfer", .post, "/v1/subscribers/bob/transactions", body: try Self.transaction(monthly))
             try await client.golden("admin-timeline", .get, "/admin/v1/subscribers/alice/timeline", key: ServerHarness.adminKey)
+        }
+    }
+
+    /// The device's anonymous user bought, then logs in as Bob: the answer names the anonymous user
+    /// as the previous owner (`transfer`) or as the owner who keeps the purchase (`kept`).
+    @Test(arguments: TransferPolicy.allCases)
+    func anAnonymousUserLogsIn(_ policy: TransferPolicy) async throws {
+        var world = try StoreWorld()
+        let monthly = try world.signed(try world.buy("pro.monthly").transaction)
+        let server = try await ServerHarness(policy: policy)
+        server.clock.now = world.state.now.addingTimeInterval(10)
+        let anonymous = "$anonymous:3f1c8a52-6a0e-4c8e-9d0b-1f6f0a4f2b7e"
+        try await server.test { client in
+            #expect(try await client.postTransaction(monthly, user: anonymous).status == .ok)
+            let body = try JSONEncoder().encode(LogInRequest(anonymousAppUserId: anonymous))
+            try await client.golden(policy == .transfer ? "client-log-in-transfer" : "client-log-in-kept", .post, "/v1/subscribers/bob/log-in", body: body)
         }
     }
 

@@ -7,7 +7,7 @@ extension Perennial {
     /// the server only at the next launch, from the store's unfinished list. Recording the same
     /// transaction twice (here and through the updates stream) delivers it once.
     public func recordPurchase(_ transaction: StoreTransaction) async -> PurchaseResult {
-        let appUserID = await configuration.appUserID()
+        let appUserID = await identity.current()
         let result = await flow.deliver(transaction, appUserID: appUserID)
         configuration.log.info("purchase", "recorded purchase \(transaction.transactionID): \(PurchaseFlow.summary(result))")
         return result

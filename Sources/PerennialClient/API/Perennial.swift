@@ -15,8 +15,10 @@ public actor Perennial {
     /// The configuration it was made with.
     public nonisolated let configuration: PerennialConfiguration
     let store: any StoreBackend
-    private let server: any ServerAPI
-    private let cache: SubscriberCache
+    let server: any ServerAPI
+    let cache: SubscriberCache
+    /// Who the SDK acts for: read for every new transaction, subscriber and restore.
+    let identity: AppUserIdentity
     let uploader: TransactionUploader
     let coordinator = PurchaseCoordinator()
     let flow: PurchaseFlow
@@ -39,10 +41,12 @@ public actor Perennial {
         self.configuration = configuration
         self.store = store
         self.server = server
+        let identity = AppUserIdentity(configuration: configuration)
         let cache = SubscriberCache(
             persistence: configuration.cacheStore, staleAfter: configuration.staleAfter, clock: configuration.clock,
             broadcaster: broadcaster, verifier: configuration.answerSigningKey.map(AnswerVerifier.init(publicKey:)),
-            currentUser: configuration.appUserID)
+            currentUser: { await identity.current() })
+        self.identity = identity
         let uploader = TransactionUploader(
             persistence: configuration.journalStore, server: server, store: store, cache: cache, configuration: configuration)
         self.cache = cache
@@ -66,7 +70,7 @@ public actor Perennial {
     /// now. A user switch not noticed yet forgets the previous user's answer and fetches the new
     /// user's instead, which reaches every listener.
     private func welcome(_ listener: UUID) async {
-        let appUserID = await configuration.appUserID()
+        let appUserID = await identity.current()
         if await cache.forgetAnswersNotAbout(appUserID) {
             _ = try? await subscriber()
         } else {
@@ -129,7 +133,7 @@ public actor Perennial {
         }
         let withIntro = products.filter { $0.introductoryOffer != nil }.map(\.id)
         guard !withIntro.isEmpty,
-            let eligibility = try? await server.eligibility(productIDs: withIntro, appUserID: configuration.appUserID())
+            let eligibility = try? await server.eligibility(productIDs: withIntro, appUserID: identity.current())
         else { return products }
         for index in products.indices { products[index].introEligibility = eligibility[products[index].id] }
         return products
@@ -147,7 +151,7 @@ public actor Perennial {
     /// Buys `product` for the current app user. A second call for the same product while one is in
     /// flight returns the first one's result without a second payment.
     public func purchase(_ product: StoreProduct, options: PurchaseOptions = PurchaseOptions()) async -> PurchaseResult {
-        let appUserID = await configuration.appUserID()
+        let appUserID = await identity.current()
         return await coordinator.purchase(productID: product.id) { [flow] in
             await flow.run(productID: product.id, appUserID: appUserID, options: options)
         }
@@ -162,7 +166,7 @@ public actor Perennial {
     /// user is forgotten first, and the new user's answer reaches screens listening to
     /// ``subscriberUpdates`` since before the switch.
     public func subscriber() async throws(PerennialError) -> Subscriber {
-        let appUserID = await configuration.appUserID()
+        let appUserID = await identity.current()
         _ = await cache.forgetAnswersNotAbout(appUserID)
         do {
             return await cache.accept(try await server.subscriber(appUserID: appUserID))
@@ -214,7 +218,7 @@ public actor Perennial {
 
     /// The last server answer for the current user judged now, without asking the server.
     public func cachedSubscriber() async -> Subscriber? {
-        await cache.current(appUserID: configuration.appUserID())
+        await cache.current(appUserID: identity.current())
     }
 
     /// The "Restore Purchases" button: asks the App Store for the account's purchases
@@ -224,7 +228,7 @@ public actor Perennial {
     /// `syncWithAppStore: false` to re-send what the device already knows without any prompt
     /// (after signing in to the app).
     public func restorePurchases(syncWithAppStore: Bool = true) async throws(PerennialError) -> Subscriber {
-        let appUserID = await configuration.appUserID()
+        let appUserID = await identity.current()
         let transactions: [StoreTransaction]
         do {
             if syncWithAppStore { try await store.restore() }
@@ -247,7 +251,7 @@ public actor Perennial {
     /// that reads the receipt). Distinct from ``restorePurchases(syncWithAppStore:)``: it replays no
     /// transaction, and its failure is ``StoreError/receiptRefreshFailed(_:)``.
     public func refreshReceipt() async throws(PerennialError) -> Subscriber {
-        let appUserID = await configuration.appUserID()
+        let appUserID = await identity.current()
         let receipt: String
         do {
             receipt = try await store.refreshReceipt()
@@ -264,7 +268,7 @@ public actor Perennial {
     /// Introductory-offer eligibility per product, as the server judges it for the current user.
     public func checkIntroEligibility(_ productIDs: [String]) async throws(PerennialError) -> [String: IntroEligibility] {
         do {
-            return try await server.eligibility(productIDs: productIDs, appUserID: configuration.appUserID())
+            return try await server.eligibility(productIDs: productIDs, appUserID: identity.current())
         } catch {
             throw .server(error)
         }
@@ -275,7 +279,7 @@ public actor Perennial {
     @discardableResult
     public func syncPendingTransactions() async -> Int {
         // `urgent` with every key: the caller asked for an attempt now, whatever the backoff says.
-        await uploader.deliverDue(urgent: await uploader.allPendingKeys())
+        await uploader.deliverDue(urgent: await uploader.pendingKeys())
         // Then whatever the store still holds (including what a full journal refused before).
         await ingestUnfinished()
         return await uploader.undeliveredCount
@@ -295,7 +299,7 @@ public actor Perennial {
     /// Journals transactions the store handed over (attributed to the current user) and uploads.
     /// A journal that refused some for lack of room asks the store again once uploads made room.
     private func ingest(_ transactions: [StoreTransaction]) async {
-        let appUserID = await configuration.appUserID()
+        let appUserID = await identity.current()
         for transaction in transactions {
             // A failed write leaves the transaction unfinished in the store: it comes back later.
             _ = try? await uploader.record(transaction, appUserID: appUserID, origin: .storeUpdate)

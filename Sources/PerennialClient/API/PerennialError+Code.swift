@@ -45,6 +45,9 @@ extension PerennialError {
         case journalUnavailable = "journal_unavailable"
         /// A signed promotional offer needs the app account token the server could not give.
         case appAccountTokenUnavailable = "app_account_token_unavailable"
+        /// `logIn` or `logOut` switched no user (an anonymous or empty id, or the app's own
+        /// `appUserID` provider decides the user).
+        case userSwitchRefused = "user_switch_refused"
     }
 
     /// The stable code of this error.
@@ -55,6 +58,7 @@ extension PerennialError {
         case .notYetDelivered: .paidNotYetDelivered
         case .journalUnavailable: .journalUnavailable
         case .appAccountTokenUnavailable: .appAccountTokenUnavailable
+        case .userSwitchRefused: .userSwitchRefused
         }
     }
 
@@ -67,7 +71,7 @@ extension PerennialError {
         switch self {
         case .server(let error), .notYetDelivered(_, let error), .appAccountTokenUnavailable(let error): error
         case .store(let error): error.underlyingError
-        case .journalUnavailable: nil
+        case .journalUnavailable, .userSwitchRefused: nil
         }
     }
 

@@ -21,6 +21,7 @@ extension PerennialError: LocalizedError {
         case .refundRequestFailed: "The refund request could not be sent."
         case .paidNotYetDelivered, .journalUnavailable: "Your purchase is being processed."
         case .appAccountTokenUnavailable: "This offer cannot be applied right now. You have not been charged."
+        case .userSwitchRefused: "Your account could not be switched."
         }
     }
 
@@ -32,7 +33,7 @@ extension PerennialError: LocalizedError {
             "You do not need to buy again: it will be unlocked as soon as the purchase reaches us."
         case .purchaseNotAllowed: "Purchases may be restricted in Screen Time settings."
         case .purchaseFailed, .storeFailed, .refundRequestFailed, .serverRejected, .serverAnswerInvalid, .answerUnverified: "Please try again later."
-        case .requestInvalid, .productNotFound, .userCancelled, .offerUnavailable, .transactionMalformed, .unsupported: nil
+        case .requestInvalid, .productNotFound, .userCancelled, .offerUnavailable, .transactionMalformed, .unsupported, .userSwitchRefused: nil
         }
     }
 }

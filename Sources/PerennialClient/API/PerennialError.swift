@@ -16,13 +16,17 @@ public enum PerennialError: Error, Sendable, Equatable, CustomStringConvertible 
     /// could not give the token: StoreKit would refuse the signature, so no payment was asked for.
     /// Nothing was paid; the purchase can be tried again once the server answers.
     case appAccountTokenUnavailable(ServerError)
+    /// ``Perennial/logIn(_:)`` or ``Perennial/logOut()`` switched no user: the id given cannot be a
+    /// logged-in user (empty, or an anonymous id), or the configuration's `appUserID` provider
+    /// decides who the user is. A mistake in the app's code, not the user's.
+    case userSwitchRefused(String)
 
     /// True when money may have changed hands and the outcome is still on its way (do not show a
     /// failure or a buy button again).
     public var isPaymentPending: Bool {
         switch self {
         case .notYetDelivered, .journalUnavailable: true
-        case .server, .store, .appAccountTokenUnavailable: false
+        case .server, .store, .appAccountTokenUnavailable, .userSwitchRefused: false
         }
     }
 
@@ -35,6 +39,7 @@ public enum PerennialError: Error, Sendable, Equatable, CustomStringConvertible 
         case .journalUnavailable(let reason): "journal could not be written: \(reason)"
         case .appAccountTokenUnavailable(let reason):
             "the promotional offer is signed for the user's app account token, which could not be fetched (\(reason)); nothing was paid"
+        case .userSwitchRefused(let reason): "user not switched: \(reason)"
         }
     }
 }

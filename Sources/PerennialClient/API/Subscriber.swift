@@ -20,6 +20,9 @@ public struct Subscriber: Sendable, Equatable {
     public let isStale: Bool
     /// Present when the answer moved a purchase from another app user.
     public let transfer: SubscriberTransfer?
+    /// Present when a purchase the user presented stays with another app user (the server's
+    /// transfer policy keeps purchases with their first owner).
+    public let kept: SubscriberKept?
     /// When and in which version the user first got the app; nil until the server knows (the SDK
     /// posts the app transaction at ``Perennial/start()`` where the store has one).
     public let originalAppPurchase: OriginalAppPurchase?
@@ -48,6 +51,7 @@ public struct Subscriber: Sendable, Equatable {
         self.lastServerContact = response.serverTime
         self.isStale = isStale
         self.transfer = response.transfer
+        self.kept = response.kept
         self.originalAppPurchase = response.subscriber.originalAppPurchase
         self.source = .server
     }
@@ -62,6 +66,7 @@ public struct Subscriber: Sendable, Equatable {
         self.lastServerContact = lastServerContact ?? .distantPast
         self.isStale = true
         self.transfer = nil
+        self.kept = nil
         self.originalAppPurchase = nil
         self.source = .storeFallback
     }

@@ -2,16 +2,18 @@ public import Foundation
 
 /// Everything the SDK needs to know about the app it is embedded in.
 ///
-/// Only the server URL, the public key and the user id provider are required; every other value
-/// has a default that suits a production app. Tests inject the clock and in-memory stores.
+/// Only the server URL and the public key are required; every other value has a default that suits
+/// a production app. Tests inject the clock and in-memory stores.
 public struct PerennialConfiguration: Sendable {
     /// The Perennial server's base URL (the `/v1` routes are appended).
     public var serverURL: URL
     /// The app's public key, sent as `Authorization: Bearer …`; it identifies the app.
     public var publicKey: String
-    /// The app's id for the signed-in user. Read again for every new transaction, so a user switch
-    /// takes effect immediately; a transaction keeps the id it was recorded under.
-    public var appUserID: @Sendable () async -> String
+    /// The app's id for the signed-in user, when the app's own sign-in decides it. Read again for
+    /// every new transaction, so a user switch takes effect immediately; a transaction keeps the id
+    /// it was recorded under. Nil (the default): the SDK keeps the user itself — anonymous until
+    /// ``Perennial/logIn(_:)`` — in ``identityStore``.
+    public var appUserID: (@Sendable () async -> String)?
     /// A token from the developer's backend proving who the user is (`X-Perennial-User-Token`);
     /// nil when the app does not enable user tokens on the server.
     public var userToken: (@Sendable (_ appUserID: String) async throws -> String?)?
@@ -29,6 +31,10 @@ public struct PerennialConfiguration: Sendable {
     public var journalStore: any PersistentStore
     /// Where the last server answer is written, so a cold start without network still answers.
     public var cacheStore: any PersistentStore
+    /// Where the SDK keeps the user it acts for when ``appUserID`` is nil (the anonymous id made up
+    /// on first use, or the user ``Perennial/logIn(_:)`` named). Must survive app restarts: a lost
+    /// anonymous id leaves that user's purchases behind until they are restored.
+    public var identityStore: any PersistentStore
     /// The device's clocks.
     public var clock: PerennialClock
     /// The catalog's product → entitlements mapping, for the offline fallback: when the server
@@ -57,11 +63,12 @@ public struct PerennialConfiguration: Sendable {
 
     /// A configuration storing its files in `directory` (the journal goes to the Keychain on Apple
     /// platforms, so an app reinstall does not lose a paid purchase that was never delivered).
+    /// Without `appUserID` the SDK keeps the user there too.
     public init(
         serverURL: URL,
         publicKey: String,
         directory: URL,
-        appUserID: @escaping @Sendable () async -> String,
+        appUserID: (@Sendable () async -> String)? = nil,
         userToken: (@Sendable (_ appUserID: String) async throws -> String?)? = nil,
         maxConcurrentUploads: Int = 4,
         staleAfter: TimeInterval = 24 * 60 * 60,
@@ -73,14 +80,15 @@ public struct PerennialConfiguration: Sendable {
             serverURL: serverURL, publicKey: publicKey, appUserID: appUserID, userToken: userToken,
             maxConcurrentUploads: maxConcurrentUploads, staleAfter: staleAfter, journalCapacity: journalCapacity,
             backoff: backoff, journalStore: Self.defaultJournalStore(directory: directory),
-            cacheStore: FileStore(url: directory.appendingPathComponent("perennial-subscriber.json")), clock: clock)
+            cacheStore: FileStore(url: directory.appendingPathComponent("perennial-subscriber.json")),
+            identityStore: FileStore(url: directory.appendingPathComponent("perennial-identity.json")), clock: clock)
     }
 
     /// A configuration with explicit stores.
     public init(
         serverURL: URL,
         publicKey: String,
-        appUserID: @escaping @Sendable () async -> String,
+        appUserID: (@Sendable () async -> String)? = nil,
         userToken: (@Sendable (_ appUserID: String) async throws -> String?)? = nil,
         maxConcurrentUploads: Int = 4,
         staleAfter: TimeInterval = 24 * 60 * 60,
@@ -88,6 +96,7 @@ public struct PerennialConfiguration: Sendable {
         backoff: BackoffPolicy = BackoffPolicy(),
         journalStore: any PersistentStore,
         cacheStore: any PersistentStore,
+        identityStore: any PersistentStore,
         clock: PerennialClock = .system
     ) {
         self.serverURL = serverURL
@@ -100,6 +109,7 @@ public struct PerennialConfiguration: Sendable {
         self.backoff = backoff
         self.journalStore = journalStore
         self.cacheStore = cacheStore
+        self.identityStore = identityStore
         self.clock = clock
     }
 

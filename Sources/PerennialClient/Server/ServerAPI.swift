@@ -12,6 +12,9 @@ public protocol ServerAPI: Sendable {
     /// Posts the StoreKit 2 app transaction (JWS) for the user; answers the user's state with the
     /// original app purchase it proves.
     func postAppTransaction(_ signedAppTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse
+    /// Logs the device's anonymous user in as `appUserID`: the server moves what the anonymous user
+    /// bought as the app's transfer policy says, and answers the logged-in user's state.
+    func logIn(appUserID: String, anonymousAppUserID: String) async throws(ServerError) -> SubscriberResponse
     /// The user's current state.
     func subscriber(appUserID: String) async throws(ServerError) -> SubscriberResponse
     /// The UUID the store should stamp on the user's purchases, so the server can attribute

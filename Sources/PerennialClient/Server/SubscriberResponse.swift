@@ -12,20 +12,24 @@ public struct SubscriberResponse: Codable, Sendable, Equatable {
     public var subscriber: ServerSubscriber
     /// Present only when this request moved a purchase from another app user.
     public var transfer: SubscriberTransfer?
+    /// Present only when the user presented a purchase another app user owns and the server's
+    /// transfer policy left it with them.
+    public var kept: SubscriberKept?
     /// The server's signed bytes this answer was read from, when signed answers are configured
     /// (not part of the JSON): the cache keeps them to verify the answer again when it reads it
     /// back from disk.
     var signed: SignedAnswer?
 
     /// A response (tests and fakes build these).
-    public init(serverTime: Date, subscriber: ServerSubscriber, transfer: SubscriberTransfer? = nil) {
+    public init(serverTime: Date, subscriber: ServerSubscriber, transfer: SubscriberTransfer? = nil, kept: SubscriberKept? = nil) {
         self.serverTime = serverTime
         self.subscriber = subscriber
         self.transfer = transfer
+        self.kept = kept
     }
 
     enum CodingKeys: String, CodingKey {
-        case serverTime, subscriber, transfer
+        case serverTime, subscriber, transfer, kept
     }
 }
 
@@ -204,5 +208,18 @@ public struct SubscriberTransfer: Codable, Sendable, Equatable {
     /// A transfer.
     public init(previousOwner: String) {
         self.previousOwner = previousOwner
+    }
+}
+
+/// Says that a purchase the user presented stays with another app user (the server's
+/// `keepWithOriginalOwner` policy): after ``Perennial/logIn(_:)``, what the anonymous user bought
+/// is still theirs, which is why the logged-in user is not entitled by it.
+public struct SubscriberKept: Codable, Sendable, Equatable {
+    /// The app user who keeps the purchase.
+    public var owner: String
+
+    /// A purchase kept by `owner`.
+    public init(owner: String) {
+        self.owner = owner
     }
 }

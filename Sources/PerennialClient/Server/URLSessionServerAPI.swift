@@ -36,6 +36,10 @@ public struct URLSessionServerAPI: ServerAPI {
         try await answer("POST", appUserID, ["app-transaction"], body: AppTransactionBody(signedAppTransaction: signedAppTransaction))
     }
 
+    public func logIn(appUserID: String, anonymousAppUserID: String) async throws(ServerError) -> SubscriberResponse {
+        try await answer("POST", appUserID, ["log-in"], body: LogInBody(anonymousAppUserId: anonymousAppUserID))
+    }
+
     public func subscriber(appUserID: String) async throws(ServerError) -> SubscriberResponse {
         try await answer("GET", appUserID, [], body: NoBody?.none)
     }
@@ -88,6 +92,7 @@ public struct URLSessionServerAPI: ServerAPI {
     private struct SignedTransactionBody: Encodable, Sendable { let signedTransaction: String }
     private struct ReceiptBody: Encodable, Sendable { let receipt: String }
     private struct AppTransactionBody: Encodable, Sendable { let signedAppTransaction: String }
+    private struct LogInBody: Encodable, Sendable { let anonymousAppUserId: String }
     private struct ProductIDsBody: Encodable, Sendable { let productIds: [String] }
     private struct SignOfferBody: Encodable, Sendable { let productId: String; let offerId: String }
     private struct AppAccountTokenBody: Decodable { let appAccountToken: String }

@@ -49,9 +49,9 @@ actor TransactionUploader {
     /// Transactions not yet acknowledged by the server.
     var undeliveredCount: Int { journal.undeliveredCount }
 
-    /// Keys of every entry not yet acknowledged.
-    func allPendingKeys() -> Set<String> {
-        Set(journal.entries.values.filter { $0.acknowledgedAt == nil }.map(\.key))
+    /// Keys of every entry not yet acknowledged (only `appUserID`'s when given).
+    func pendingKeys(of appUserID: String? = nil) -> Set<String> {
+        Set(journal.entries.values.filter { $0.acknowledgedAt == nil && (appUserID == nil || $0.appUserID == appUserID) }.map(\.key))
     }
 
     /// Writes a transaction down durably before anything else happens to it. If the write fails

@@ -20,10 +20,10 @@ public enum Evidence: Sendable {
     /// question that fetched it (``PerennialAppStore/AppEvidenceVerifier/subscriptionStatuses(_:fallback:)``
     /// or ``PerennialAppStore/AppEvidenceVerifier/reverifyReceipt(_:environment:receivedAt:)``).
     case appleAnswer(AppEvidenceVerifier.Verified, originalTransactionID: String)
-    /// A purchase's stored records, already verified when they first arrived, presented again by an
-    /// operator for `user`: applied with the transfer policy forced to `transfer`, so the move gets
-    /// the bindings, audit entries and events of any transfer.
-    case ownershipMove(EvidenceRecords, environment: AppStoreEnvironment, to: AppUserID)
+    /// A purchase's stored records, already verified when they first arrived, presented again for
+    /// `user` by `mover` (``EvidencePipeline/moves(of:only:to:by:)`` builds them), so the move gets
+    /// the ownership decision, bindings, audit entries and events of any other presenter.
+    case ownershipMove(EvidenceRecords, environment: AppStoreEnvironment, to: AppUserID, by: OwnershipMover)
 
     /// The kind stored with it, counted in metrics and shown in the timeline.
     public var kind: EvidenceKind {
@@ -33,14 +33,15 @@ public enum Evidence: Sendable {
         case .notificationV1: .notificationV1
         case .notificationV2: .notificationV2
         case .appleAnswer: .reconciliation
-        case .ownershipMove: .adminAction
+        case .ownershipMove(_, _, _, .support): .adminAction
+        case .ownershipMove(_, _, _, .logIn): .logIn
         }
     }
 
     /// The app user who presented it; nil for what Apple sends.
     public var presenter: AppUserID? {
         switch self {
-        case .receipt(_, let user), .signedTransaction(_, let user), .ownershipMove(_, _, let user): user
+        case .receipt(_, let user), .signedTransaction(_, let user), .ownershipMove(_, _, let user, _): user
         case .notificationV1, .notificationV2, .appleAnswer: nil
         }
     }
@@ -91,7 +92,7 @@ public struct EvidencePipeline: Sendable {
             incoming.requestedBy = requestedBy
             incoming.idempotencyKey = "admin:\(requestedBy.action):\(UUID().uuidString.lowercased())"
         }
-        let applier = if case .ownershipMove = evidence { app.applier.transferring } else { app.applier }
+        let applier = if case .ownershipMove(_, _, _, .support) = evidence { app.applier.transferring } else { app.applier }
         let result = try await apply(incoming, with: applier, now: now)
         // A duplicate follows too: if writing the refund request failed after the apply committed,
         // the request was answered 503 and Apple's retry is a duplicate, which must record it then.
@@ -116,13 +117,20 @@ public struct EvidencePipeline: Sendable {
             case .notificationV1(let body): try app.verifier.notificationV1(body: body, receivedAt: now)
             case .notificationV2(let body): try await app.verifier.notificationV2(body: body)
             case .appleAnswer(let verified, _): verified
-            case .ownershipMove(let records, let environment, let user):
-                AppEvidenceVerifier.Verified(
-                    records: records, environment: environment, raw: Data("move to \(user.rawValue)".utf8), form: "move")
+            case .ownershipMove(let records, let environment, let user, _):
+                AppEvidenceVerifier.Verified(records: records, environment: environment, raw: Self.move(records, to: user), form: "move")
             }
         } catch {
             throw refusal(error, kind: evidence.kind)
         }
+    }
+
+    /// What a move stores as its evidence: the purchases and the user they are presented for, so
+    /// that two moves to one user are two pieces of evidence, and the same move asked twice (a
+    /// log-in retried after a lost answer) is one.
+    private static func move(_ records: EvidenceRecords, to user: AppUserID) -> Data {
+        let purchases = Set(records.transactions.map(\.originalTransactionID)).sorted()
+        return Data("move \(purchases.joined(separator: ",")) to \(user.rawValue)".utf8)
     }
 
     /// A refusal of evidence of `kind`, counted as a verification failure when the evidence itself
@@ -149,7 +157,7 @@ public struct EvidencePipeline: Sendable {
         switch evidence {
         case .appleAnswer(_, let originalTransactionID):
             return "reconciliation:\(originalTransactionID):\(Int64((now.timeIntervalSince1970 * 1000).rounded()))"
-        case .receipt(_, let user), .signedTransaction(_, let user), .ownershipMove(_, _, let user):
+        case .receipt(_, let user), .signedTransaction(_, let user), .ownershipMove(_, _, let user, _):
             return EvidenceDigest.key(verified.form, Data(user.rawValue.utf8), verified.raw)
         case .notificationV1, .notificationV2:
             return EvidenceDigest.key(verified.form, verified.raw)
@@ -194,7 +202,8 @@ public struct EvidencePipeline: Sendable {
 
     /// The answer about `user` after `outcome` (or without one): the view the apply computed at
     /// `now` when it has one for the user — the records it just wrote, so reading them back would
-    /// give the same — naming the previous owner when the apply moved a purchase to the user; an
+    /// give the same — naming the previous owner when the apply moved a purchase to the user, or
+    /// the owner when the app's transfer policy left a purchase the user presented with them; an
     /// operator's grants are counted in every answer, and the user's original app purchase, when
     /// the app posted one, is part of it.
     public func answer(for user: AppUserID, after outcome: Outcome? = nil, now: Date) async throws(IngestError) -> SubscriberResponse {
@@ -205,10 +214,12 @@ public struct EvidencePipeline: Sendable {
             throw .storage(error)
         }
         if case .applied(let applied) = outcome?.result, let view = applied.views[user] {
-            let previousOwner = applied.ownershipChanges.first { $0.presenter == user && $0.decision == .transferred }?.previousOwner
+            let owner = { (decision: OwnershipChange.Decision) in
+                applied.ownershipChanges.first { $0.presenter == user && $0.decision == decision }?.previousOwner
+            }
             return SubscriberResponse(
                 user: user, view: app.engine.view(view, granting: grants), grants: grants, serverTime: now,
-                previousOwner: previousOwner, originalAppPurchase: try await appTransaction(of: user))
+                previousOwner: owner(.transferred), keptBy: owner(.kept), originalAppPurchase: try await appTransaction(of: user))
         }
         let view = app.engine.view(try await view(of: user, now: now), granting: grants)
         return SubscriberResponse(

@@ -58,6 +58,7 @@ struct ClientRoutes: Sendable {
             let body = try await JSONResponse.decode(OfferSignatureRequest.self, from: request, context: context)
             return JSONResponse.make(try await signOffer(body, user: user, app: app, now: dependencies.clock.now))
         }
+        addLogIn(to: subscribers)
     }
 
     /// Verifies, applies and answers with the subscriber as the apply left it.

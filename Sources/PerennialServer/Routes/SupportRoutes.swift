@@ -87,15 +87,13 @@ struct SupportRoutes: Sendable {
             let target = try PathUser.checked(body.toAppUserId, named: "toAppUserId")
             let (original, owner) = try await ownedPurchase(context, in: app)
             guard owner != target else { throw APIError.malformed("\(original) already belongs to \(target)") }
-            let records = try await dependencies.storage.records(ownedBy: owner, appBundleID: app.bundleID)
-            guard let ledger = records.ledger(originalTransactionID: original), let environment = ledger.transactions.last?.environment else {
+            let pipeline = dependencies.pipeline(for: app)
+            guard let move = try await pipeline.moves(of: owner, only: original, to: target, by: .support).first else {
                 throw APIError.notFound("no records of purchase \(original)")
             }
-            let moved = EvidenceRecords(transactions: ledger.transactions, renewalInfos: ledger.renewalInfo.map { [$0] } ?? [])
             let action = AdminAction(admin: context.adminName, action: "move", reason: body.reason)
-            let pipeline = dependencies.pipeline(for: app)
             let now = dependencies.clock.now
-            let outcome = try await pipeline.ingest(.ownershipMove(moved, environment: environment, to: target), now: now, requestedBy: action)
+            let outcome = try await pipeline.ingest(move, now: now, requestedBy: action)
             dependencies.logger.info(
                 "admin action: purchase moved",
                 metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "originalTransactionId": "\(original)", "from": "\(owner)", "to": "\(target)"])

@@ -27,4 +27,7 @@ public struct EvidenceKind: OpenValue {
     /// A purchase's stored records presented again by an operator on a user's behalf (moving the
     /// purchase to that user), so it goes through the same ownership decision as any presenter.
     public static let adminAction: Self = "adminAction"
+    /// A purchase's stored records presented again for the user an anonymous user logged in as
+    /// (`POST /v1/subscribers/{id}/log-in`): the app's transfer policy decides whether it moves.
+    public static let logIn: Self = "logIn"
 }

@@ -29,6 +29,10 @@ struct CountingServerAPI: ServerAPI {
         try await base.subscriber(appUserID: appUserID)
     }
 
+    func logIn(appUserID: String, anonymousAppUserID: String) async throws(ServerError) -> SubscriberResponse {
+        try await base.logIn(appUserID: appUserID, anonymousAppUserID: anonymousAppUserID)
+    }
+
     func postAppTransaction(_ signedAppTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
         try await base.postAppTransaction(signedAppTransaction, appUserID: appUserID)
     }

@@ -34,18 +34,21 @@ struct LiveDevice {
     /// The simulator's control side, for the parts a device cannot play.
     var control: SimulatorControl { SimulatorControl(baseURL: system.simulatorURL) }
 
-    /// A new SDK instance (an app launch) over this device's journal and cache files, talking to
-    /// `serverURL` (the live server unless told otherwise) through the counting decorator.
+    /// A new SDK instance (an app launch) over this device's journal, cache and identity files,
+    /// talking to `serverURL` (the live server unless told otherwise) through the counting
+    /// decorator. With `keepsIdentity` the SDK keeps the app user itself (anonymous until it logs
+    /// in); otherwise the app user is the sandbox account's id.
     func launch(
         serverURL: URL? = nil, clock: PerennialClock = .system, maxConcurrentUploads: Int = 4, cacheName: String = "cache.json",
-        answerSigningKey: Data? = nil
+        answerSigningKey: Data? = nil, keepsIdentity: Bool = false
     ) -> Perennial {
         let url = serverURL ?? system.serverURL
         let configuration = PerennialConfiguration(
-            serverURL: url, publicKey: system.publicKey, appUserID: { [account] in account },
+            serverURL: url, publicKey: system.publicKey, appUserID: keepsIdentity ? nil : { @Sendable [account] in account },
             maxConcurrentUploads: maxConcurrentUploads, backoff: BackoffPolicy(initialDelay: 0.2, maximumDelay: 1),
             journalStore: FileStore(url: directory.appendingPathComponent("journal.json")),
-            cacheStore: FileStore(url: directory.appendingPathComponent(cacheName)), clock: clock)
+            cacheStore: FileStore(url: directory.appendingPathComponent(cacheName)),
+            identityStore: FileStore(url: directory.appendingPathComponent("identity.json")), clock: clock)
         let server = CountingServerAPI(base: URLSessionServerAPI(baseURL: url, publicKey: system.publicKey, answerSigningKey: answerSigningKey), counter: counter)
         return Perennial(configuration: configuration, store: store, server: server)
     }
@@ -68,7 +71,7 @@ struct LiveDevice {
         return evidence
     }
 
-    /// Removes the journal and cache files.
+    /// Removes the journal, cache and identity files.
     func cleanUp() {
         try? FileManager.default.removeItem(at: directory)
     }

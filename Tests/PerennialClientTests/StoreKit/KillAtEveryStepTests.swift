@@ -125,6 +125,11 @@ private struct KillableServer: ServerAPI {
         return try await base.subscriber(appUserID: appUserID)
     }
 
+    func logIn(appUserID: String, anonymousAppUserID: String) async throws(ServerError) -> SubscriberResponse {
+        guard !kill.isDead else { throw .unreachable("the app died") }
+        return try await base.logIn(appUserID: appUserID, anonymousAppUserID: anonymousAppUserID)
+    }
+
     func postAppTransaction(_ signedAppTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
         guard !kill.isDead else { throw .unreachable("the app died") }
         return try await base.postAppTransaction(signedAppTransaction, appUserID: appUserID)

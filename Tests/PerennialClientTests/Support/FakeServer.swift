@@ -9,12 +9,19 @@ actor FakeServer: ServerAPI {
         let appUserID: String
     }
 
+    struct LogIn: Equatable {
+        let appUserID: String
+        let anonymousAppUserID: String
+    }
+
     /// The server's own clock, independent of the device's.
     var serverTime = Date(timeIntervalSince1970: 1_900_000_000)
     private(set) var isUp = true
     private(set) var posts: [Post] = []
     private(set) var receipts: [String] = []
     private(set) var appTransactions: [String] = []
+    /// Every log-in asked for, as (logged-in user, anonymous user).
+    private(set) var logIns: [LogIn] = []
     private var originalAppPurchases: [String: OriginalAppPurchase] = [:]
     private(set) var inFlight = 0
     private(set) var maxInFlight = 0
@@ -62,6 +69,17 @@ actor FakeServer: ServerAPI {
     func subscriber(appUserID: String) async throws(ServerError) -> SubscriberResponse {
         guard isUp else { throw .unreachable("connection refused") }
         return respond(appUserID)
+    }
+
+    /// Moves everything the anonymous user owns to the logged-in user (the transfer policy).
+    func logIn(appUserID: String, anonymousAppUserID: String) async throws(ServerError) -> SubscriberResponse {
+        guard isUp else { throw .unreachable("connection refused") }
+        logIns.append(LogIn(appUserID: appUserID, anonymousAppUserID: anonymousAppUserID))
+        let moved = owned.removeValue(forKey: anonymousAppUserID) ?? [:]
+        owned[appUserID, default: [:]].merge(moved) { _, new in new }
+        var answer = respond(appUserID)
+        if !moved.isEmpty { answer.transfer = SubscriberTransfer(previousOwner: anonymousAppUserID) }
+        return answer
     }
 
     /// Takes any app transaction as proof of a download in version "1.0" at the server's time.

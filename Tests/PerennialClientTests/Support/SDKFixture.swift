@@ -2,7 +2,8 @@ import Foundation
 @testable import PerennialClient
 
 /// One app install: fakes for the server and the store, in-memory storage shared across
-/// "relaunches", a manual clock and a switchable app user.
+/// "relaunches", a manual clock and a switchable app user (or, with `keepsIdentity`, the user the
+/// SDK keeps itself, anonymous until it logs in).
 final class SDKFixture: @unchecked Sendable {
     // Invariant making `@unchecked Sendable` sound: `user` is only touched under `lock`.
     private let lock = NSLock()
@@ -11,6 +12,7 @@ final class SDKFixture: @unchecked Sendable {
     let store = FakeStore()
     let journal = InMemoryStore()
     let cache = InMemoryStore()
+    let identity = InMemoryStore()
     let clock = ManualClock()
 
     var appUserID: String {
@@ -21,13 +23,13 @@ final class SDKFixture: @unchecked Sendable {
     func configuration(
         maxConcurrentUploads: Int = 4, capacity: Int = 200, staleAfter: TimeInterval = 3_600,
         backoff: BackoffPolicy = BackoffPolicy(initialDelay: 0.05, multiplier: 2, maximumDelay: 0.2),
-        journalStore: (any PersistentStore)? = nil
+        journalStore: (any PersistentStore)? = nil, keepsIdentity: Bool = false
     ) -> PerennialConfiguration {
         PerennialConfiguration(
             serverURL: URL(string: "http://perennial.invalid")!, publicKey: "pk_test",
-            appUserID: { self.appUserID }, maxConcurrentUploads: maxConcurrentUploads, staleAfter: staleAfter,
+            appUserID: keepsIdentity ? nil : { @Sendable in self.appUserID }, maxConcurrentUploads: maxConcurrentUploads, staleAfter: staleAfter,
             journalCapacity: capacity, backoff: backoff, journalStore: journalStore ?? journal, cacheStore: cache,
-            clock: clock.clock)
+            identityStore: identity, clock: clock.clock)
     }
 
     /// A fresh SDK instance over the same storage: what a relaunch of the app gets.

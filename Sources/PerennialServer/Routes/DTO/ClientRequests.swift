@@ -120,3 +120,10 @@ public struct MassExtensionRequest: Codable, Equatable, Sendable {
         self.reason = reason
     }
 }
+
+/// `POST /v1/subscribers/{appUserId}/log-in`.
+public struct LogInRequest: Codable, Equatable, Sendable {
+    /// The id the SDK made up for the device before the user logged in (`$anonymous:` + a UUID).
+    public var anonymousAppUserId: String
+    public init(anonymousAppUserId: String) { self.anonymousAppUserId = anonymousAppUserId }
+}

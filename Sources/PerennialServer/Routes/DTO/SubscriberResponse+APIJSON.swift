@@ -7,6 +7,9 @@ extension SubscriberResponse {
     func apiJSON() -> [UInt8] {
         var writer = APIJSONWriter()
         writer.object { response in
+            if let kept {
+                response.field("kept") { writer in writer.object { $0.field("owner") { $0.string(kept.owner) } } }
+            }
             response.field("serverTime") { $0.date(serverTime) }
             response.field("subscriber") { $0.subscriber(subscriber) }
             if let transfer {

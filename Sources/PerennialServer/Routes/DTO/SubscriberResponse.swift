@@ -118,16 +118,24 @@ public struct SubscriberResponse: Codable, Equatable, Sendable {
         public var previousOwner: String
     }
 
+    /// Present only when the requesting user presented a purchase another user owns and the app's
+    /// transfer policy (`keepWithOriginalOwner`) left it with them: the app learns why the
+    /// purchase grants this user nothing.
+    public struct Kept: Codable, Equatable, Sendable {
+        public var owner: String
+    }
+
     public var serverTime: Date
     public var subscriber: Subscriber
     public var transfer: Transfer?
+    public var kept: Kept?
 }
 
 extension SubscriberResponse {
     /// Renders `view` (computed at `serverTime`, its entitlements counting `grants`) for `user`.
     public init(
         user: AppUserID, view: SubscriberView, grants: [EntitlementGrant] = [], serverTime: Date, previousOwner: AppUserID? = nil,
-        originalAppPurchase: OriginalAppPurchase? = nil
+        keptBy: AppUserID? = nil, originalAppPurchase: OriginalAppPurchase? = nil
     ) {
         self.serverTime = serverTime
         var entitlements: [String: Entitlement] = [:]
@@ -153,6 +161,7 @@ extension SubscriberResponse {
             },
             grants: grants.isEmpty ? nil : grants.map { Grant($0, at: serverTime) })
         transfer = previousOwner.map { Transfer(previousOwner: $0.rawValue) }
+        kept = keptBy.map { Kept(owner: $0.rawValue) }
     }
 }
 
