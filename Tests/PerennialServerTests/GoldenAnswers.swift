@@ -14,7 +14,7 @@ extension GoldenNormalization {
     /// the webhook signature header (a wall-clock timestamp; the tests verify it instead) and
     /// random UUIDs (app account tokens, offer nonces).
     static let server = GoldenNormalization(
-        keys: ["signature": "<signature>", "rawBase64": "<base64>", "Perennial-Signature": "<signature>"],
+        keys: ["signature": "<signature>", "compactJWS": "<jws>", "rawBase64": "<base64>", "Perennial-Signature": "<signature>"],
         patterns: [(GoldenNormalization.uuidPattern, "<uuid>")])
 }
 

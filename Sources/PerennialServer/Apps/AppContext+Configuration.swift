@@ -80,6 +80,12 @@ extension AppContext {
             publicKeys.append(Array(try key.resolve(field: "apps.\(name).publicKeys[\(index)]", environment: environment).utf8))
         }
 
+        // The key signing offers as JWS, with the team's issuer id (the same for every key: the
+        // Server API key's serves); without an issuer id only the legacy signature is possible.
+        let jwsKey = try app.promotionalOffers.flatMap { offers throws(ConfigurationError) -> (key: AppStoreConnectKey, issuerID: String)? in
+            guard let issuerID = offers.issuerID ?? app.serverAPI?.issuerID, !issuerID.isEmpty else { return nil }
+            return (try Self.key(offers, field: "apps.\(name).promotionalOffers", environment: environment), issuerID)
+        }
         self.init(
             id: name, bundleID: app.bundleID, appAppleID: appAppleID, environments: app.environments, catalog: catalog,
             applier: EvidenceApplier(
@@ -93,12 +99,9 @@ extension AppContext {
                 PromotionalOfferSignatureCreator(
                     key: try Self.key(offers, field: "apps.\(name).promotionalOffers", environment: environment), bundleID: app.bundleID)
             },
-            offerJWSSigner: try app.promotionalOffers.flatMap { offers throws(ConfigurationError) in
-                // The issuer id is the team's, the same for every key: the Server API key's serves.
-                guard let issuerID = offers.issuerID ?? app.serverAPI?.issuerID, !issuerID.isEmpty else { return nil }
-                return PromotionalOfferV2SignatureCreator(
-                    key: try Self.key(offers, field: "apps.\(name).promotionalOffers", environment: environment), issuerID: issuerID,
-                    bundleID: app.bundleID)
+            offerJWSSigner: jwsKey.map { PromotionalOfferV2SignatureCreator(key: $0.key, issuerID: $0.issuerID, bundleID: app.bundleID) },
+            introEligibilitySigner: jwsKey.map {
+                IntroductoryOfferEligibilitySignatureCreator(key: $0.key, issuerID: $0.issuerID, bundleID: app.bundleID)
             },
             userTokens: try app.userTokens.map { userTokens throws(ConfigurationError) in
                 try UserTokenVerifier(configuration: userTokens, field: "apps.\(name).userTokens", environment: environment)

@@ -30,6 +30,10 @@ public struct AppContext: Sendable {
     /// Signs the same offers in the JWS form (`promotionalOffer(_:compactJWS:)`) when the team's
     /// issuer id is known; StoreKit on newer systems takes it, older ones the legacy signature.
     public let offerJWSSigner: PromotionalOfferV2SignatureCreator?
+    /// Signs the server's verdict on a user's introductory-offer eligibility with the same key
+    /// (`introductoryOfferEligibility(compactJWS:)`): Apple judges by Apple ID, the server by the
+    /// app's account, which a second Apple ID does not reset.
+    public let introEligibilitySigner: IntroductoryOfferEligibilitySignatureCreator?
     public let userTokens: UserTokenVerifier?
     /// Where the webhook job delivers the app's events.
     public let webhooks: [WebhookTarget]

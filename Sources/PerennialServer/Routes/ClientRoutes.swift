@@ -58,6 +58,11 @@ struct ClientRoutes: Sendable {
             let body = try await JSONResponse.decode(OfferSignatureRequest.self, from: request, context: context)
             return JSONResponse.make(try await signOffer(body, user: user, app: app, now: dependencies.clock.now))
         }
+        subscribers.post(":appUserId/offers/intro-eligibility") { request, context in
+            let (app, user) = try context.client()
+            let body = try await JSONResponse.decode(IntroEligibilitySignatureRequest.self, from: request, context: context)
+            return JSONResponse.make(try await signIntroEligibility(of: body.productId, user: user, app: app, now: dependencies.clock.now))
+        }
         addLogIn(to: subscribers)
     }
 
@@ -142,6 +147,27 @@ struct ClientRoutes: Sendable {
         return OfferSignatureResponse(
             keyIdentifier: signature.keyIdentifier, nonce: signature.nonce.uuidString.lowercased(), timestamp: signature.timestamp,
             signature: signature.signature, compactJWS: compactJWS)
+    }
+
+    /// Judges the user's introductory-offer eligibility for one of the app's auto-renewables and
+    /// signs it, bound to the user's latest transaction or, for a user who bought nothing, the app
+    /// transaction the app posted.
+    private func signIntroEligibility(of productID: String, user: AppUserID, app: AppContext, now: Date) async throws -> IntroEligibilitySignatureResponse {
+        _ = try TextInput.identifier(productID, named: "productId")
+        guard let signer = app.introEligibilitySigner else {
+            throw EvidenceError.notConfigured("app \(app.id) has no promotional offer key with an issuer id to sign eligibility with")
+        }
+        let view = try await dependencies.pipeline(for: app).view(of: user, now: now)
+        guard let eligibility = Self.eligibility(of: [productID], view: view, app: app)[productID], eligibility != "unknown" else {
+            throw APIError(status: .unprocessableContent, code: "unknownProduct", message: "\(productID) is not an auto-renewable subscription of app \(app.id)")
+        }
+        var transactionID = try await latestTransactionID(of: user, in: app)
+        if transactionID == nil { transactionID = try await dependencies.storage.appTransaction(of: user, appBundleID: app.bundleID)?.appTransactionID }
+        let compactJWS = try transactionID.map { transactionID throws(OfferSignatureError) in
+            try signer.signature(
+                productID: productID, allowIntroductoryOffer: eligibility == "eligible", transactionID: transactionID, nonce: UUID(), issuedAt: now)
+        }
+        return IntroEligibilitySignatureResponse(productId: productID, eligibility: eligibility, compactJWS: compactJWS)
     }
 
     /// The user's most recent transaction in `app`, which Apple recommends binding a JWS offer

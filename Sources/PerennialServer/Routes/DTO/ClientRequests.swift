@@ -25,6 +25,12 @@ public struct EligibilityRequest: Codable, Sendable {
     public init(productIds: [String]) { self.productIds = productIds }
 }
 
+/// `POST /v1/subscribers/{appUserId}/offers/intro-eligibility`.
+public struct IntroEligibilitySignatureRequest: Codable, Sendable {
+    public var productId: String
+    public init(productId: String) { self.productId = productId }
+}
+
 /// `POST /v1/subscribers/{appUserId}/offers/sign`.
 public struct OfferSignatureRequest: Codable, Sendable {
     public var productId: String

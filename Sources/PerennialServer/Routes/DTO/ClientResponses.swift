@@ -12,6 +12,18 @@ public struct EligibilityResponse: Codable, Equatable, Sendable {
     public var eligibility: [String: String]
 }
 
+/// `POST /v1/subscribers/{appUserId}/offers/intro-eligibility`: the server's verdict on the
+/// product's introductory offer for this user, and the same verdict signed for StoreKit.
+public struct IntroEligibilitySignatureResponse: Codable, Equatable, Sendable {
+    public var productId: String
+    /// `eligible` or `ineligible`, by the user's history in the product's subscription group.
+    public var eligibility: String
+    /// `introductoryOfferEligibility(compactJWS:)`'s JWS; absent when the user has no transaction
+    /// of the app yet to bind it to (no purchase and no app transaction posted): StoreKit then
+    /// applies its own rule, by Apple ID.
+    public var compactJWS: String?
+}
+
 /// `POST /v1/subscribers/{appUserId}/offers/sign`: what StoreKit needs to redeem the offer.
 public struct OfferSignatureResponse: Codable, Equatable, Sendable {
     public var keyIdentifier: String
