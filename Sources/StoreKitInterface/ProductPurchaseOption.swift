@@ -11,6 +11,7 @@ extension Product {
             case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
             case promotionalOfferJWS(offerID: String, compactJWS: String)
             case winBackOffer(offerID: String?)
+            case introductoryOfferEligibility(compactJWS: String)
             case simulatesAskToBuyInSandbox(Bool)
         }
 
@@ -46,6 +47,14 @@ extension Product {
             [PurchaseOption(kind: .promotionalOfferJWS(offerID: offerID, compactJWS: compactJWS))]
         }
         #endif
+
+        /// https://developer.apple.com/documentation/storekit/product/purchaseoption/introductoryoffereligibility(compactjws:)
+        /// New in the iOS 18.4 SDK (Xcode 16.3) and back-deployed to iOS 15, so both SDKs the
+        /// package builds with have it.
+        @backDeployed(before: iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4)
+        public static func introductoryOfferEligibility(compactJWS: String) -> Product.PurchaseOption {
+            PurchaseOption(kind: .introductoryOfferEligibility(compactJWS: compactJWS))
+        }
 
         /// https://developer.apple.com/documentation/storekit/product/purchaseoption/winbackoffer(_:)
         @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)

@@ -286,6 +286,9 @@ public final class ScriptedAppStore: @unchecked Sendable {
                 guard subscription?.scriptedWinBackOffers.contains(where: { $0.id == id }) == true else {
                     throw Product.PurchaseError.ineligibleForOffer
                 }
+            case .introductoryOfferEligibility:
+                guard subscription?.introductoryOffer != nil else { throw Product.PurchaseError.ineligibleForOffer }
+                try checkSignature(of: option, productID: product.id, token: token)
             case .appAccountToken, .simulatesAskToBuyInSandbox:
                 break
             }
@@ -308,18 +311,28 @@ public final class ScriptedAppStore: @unchecked Sendable {
             else { throw Product.PurchaseError.invalidOfferSignature }
             spentNonces.insert(nonce)
         case .promotionalOfferJWS(let offerID, let compactJWS):
-            let parts = compactJWS.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 3, let signature = ScriptedJWS.decode(parts[2]),
-                let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-                signer.key.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8)),
-                let payload = ScriptedJWS.decode(parts[1]),
-                let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
-                claims["bid"] as? String == signer.bundleID, claims["productId"] as? String == productID,
-                claims["offerIdentifier"] as? String == offerID
+            guard let claims = Self.claims(of: compactJWS, signedBy: signer.key), claims["bid"] as? String == signer.bundleID,
+                claims["productId"] as? String == productID, claims["offerIdentifier"] as? String == offerID
+            else { throw Product.PurchaseError.invalidOfferSignature }
+        case .introductoryOfferEligibility(let compactJWS):
+            guard let claims = Self.claims(of: compactJWS, signedBy: signer.key), claims["bid"] as? String == signer.bundleID,
+                claims["productId"] as? String == productID, claims["aud"] as? String == "introductory-offer-eligibility",
+                claims["allowIntroductoryOffer"] is Bool
             else { throw Product.PurchaseError.invalidOfferSignature }
         case .appAccountToken, .winBackOffer, .simulatesAskToBuyInSandbox:
             break
         }
+    }
+
+    /// The claims of an ES256 compact JWS `key` signed; nil for any other.
+    private static func claims(of compactJWS: String, signedBy key: P256.Signing.PublicKey) -> [String: Any]? {
+        let parts = compactJWS.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let signature = ScriptedJWS.decode(parts[2]),
+            let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+            key.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8)),
+            let payload = ScriptedJWS.decode(parts[1])
+        else { return nil }
+        return try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
     }
 
     func finish(_ id: UInt64) {

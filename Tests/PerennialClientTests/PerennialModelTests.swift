@@ -86,4 +86,23 @@ import UIKit
         #expect(await app.store.sheets == ["manage", "refund T9", "offerCode"])
         await model.stop()
     }
+
+    /// Signing in shows the account's subscriber with what the device bought anonymously; an
+    /// unreachable server is an error to show and switches nobody; signing out shows a fresh
+    /// anonymous user with nothing.
+    @Test func signingInAndOutSwitchesTheSubscriber() async throws {
+        let app = SDKFixture()
+        let model = PerennialModel(perennial: app.launch(app.configuration(keepsIdentity: true)))
+        guard case .success = await model.purchase(StoreProduct(id: "pro.monthly")) else { Issue.record("not bought"); return }
+        let anonymous = try #require(model.subscriber?.appUserID)
+        await app.server.setUp(false)
+        #expect(await model.logIn("alice") == false)
+        #expect(model.lastError?.code == .serverUnreachable && model.subscriber?.appUserID == anonymous)
+        await app.server.setUp(true)
+        #expect(await model.logIn("alice"))
+        #expect(model.subscriber?.appUserID == "alice" && model.activeEntitlements == ["pro"])
+        await model.logOut()
+        #expect(model.subscriber?.appUserID.hasPrefix("$anonymous:") == true && model.subscriber?.appUserID != anonymous)
+        #expect(model.activeEntitlements.isEmpty)
+    }
 }

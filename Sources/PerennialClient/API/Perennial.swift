@@ -53,7 +53,7 @@ public actor Perennial {
         self.uploader = uploader
         self.flow = PurchaseFlow(
             store: store, server: server, uploader: uploader, cache: cache, tokens: AppAccountTokens(server: server),
-            log: configuration.log)
+            log: configuration.log, serverDecidesIntroEligibility: configuration.serverDecidesIntroEligibility)
     }
 
     /// Subscriber updates: every newer server answer about the signed-in user (after a purchase, a

@@ -51,6 +51,13 @@ public struct PerennialConfiguration: Sendable {
     /// enough for a flight or a weekend without network, short enough that a blocked server does
     /// not become free access.
     public var offlineFallbackLimit: TimeInterval = 3 * 24 * 60 * 60
+    /// Whether each StoreKit 2 purchase of a subscription asks the server for its signed verdict
+    /// on the introductory offer and hands it to StoreKit, which then applies the server's rule
+    /// (by the app's account) instead of its own (by Apple ID): a user who had a trial under one
+    /// Apple ID does not get another under a second. Needs the server's `promotionalOffers` key
+    /// with the team's issuer id; when the server cannot answer, the purchase goes ahead under
+    /// Apple's rule. Off by default.
+    public var serverDecidesIntroEligibility = false
     /// The least important log line written. Warnings by default: a failed upload or a refused
     /// answer shows in Console without the SDK narrating every purchase.
     public var logLevel: PerennialLogLevel = .warning

@@ -121,6 +121,29 @@ public final class PerennialModel {
         }
     }
 
+    /// The app's sign-in: the subscriber becomes the account's, with what the device bought
+    /// anonymously when the server's transfer policy moves it. False when it failed (see ``lastError``).
+    @discardableResult
+    public func logIn(_ appUserID: String) async -> Bool {
+        do {
+            show(try await perennial.logIn(appUserID))
+            return true
+        } catch {
+            fail(error)
+            return false
+        }
+    }
+
+    /// The app's sign-out: a fresh anonymous user, whose subscriber is read anew.
+    public func logOut() async {
+        do {
+            _ = try await perennial.logOut()
+            show(try await perennial.subscriber())
+        } catch {
+            fail(error)
+        }
+    }
+
     #if os(iOS) || os(visionOS) || os(Linux)
     /// The "Manage subscription" button of a settings screen.
     public func showManageSubscriptions(in scene: UIWindowScene) async {

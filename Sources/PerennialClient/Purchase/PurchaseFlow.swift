@@ -10,6 +10,8 @@ struct PurchaseFlow: Sendable {
     let cache: SubscriberCache
     let tokens: AppAccountTokens
     let log: PerennialLog
+    /// ``PerennialConfiguration/serverDecidesIntroEligibility``.
+    let serverDecidesIntroEligibility: Bool
 
     /// The app account token is required only by a promotional offer's legacy signature, which
     /// covers it: StoreKit refuses the signature on a purchase without the token, so such a
@@ -39,6 +41,9 @@ struct PurchaseFlow: Sendable {
             }
             offer = StoreOffer(type: "promotional", id: offerID, signature: signature)
         }
+        if offer == nil, serverDecidesIntroEligibility, store.acceptsIntroEligibility {
+            offer = await introEligibility(productID: productID, appUserID: appUserID)
+        }
         let result: StorePurchaseResult
         do {
             result = try await store.purchase(productID: productID, appAccountToken: try? token.get(), offer: offer)
@@ -54,6 +59,21 @@ struct PurchaseFlow: Sendable {
             return .pending
         case .purchased(let transaction):
             return await deliver(transaction, appUserID: appUserID)
+        }
+    }
+
+    /// The server's signed verdict on the product's introductory offer, as the purchase's offer;
+    /// nil (Apple's own rule applies) when the server cannot give one: a user ready to pay is not
+    /// turned away for it.
+    private func introEligibility(productID: String, appUserID: String) async -> StoreOffer? {
+        do {
+            let verdict = try await server.signIntroEligibility(productID: productID, appUserID: appUserID)
+            guard let jws = verdict.compactJWS else { return nil }
+            log.info("purchase", "introductory offer of \(productID): \(verdict.eligibility.rawValue) by the server")
+            return StoreOffer(type: "introEligibility", eligibilityJWS: jws)
+        } catch {
+            log.warning("purchase", "no introductory-offer verdict for \(productID) from the server (\(PerennialError.server(error).code.rawValue)); Apple's rule applies")
+            return nil
         }
     }
 

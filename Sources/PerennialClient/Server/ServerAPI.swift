@@ -24,4 +24,6 @@ public protocol ServerAPI: Sendable {
     func eligibility(productIDs: [String], appUserID: String) async throws(ServerError) -> [String: IntroEligibility]
     /// A promotional offer signature for the user.
     func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer
+    /// The server's verdict on the product's introductory offer for the user, signed for StoreKit.
+    func signIntroEligibility(productID: String, appUserID: String) async throws(ServerError) -> SignedIntroEligibility
 }

@@ -71,6 +71,10 @@ public struct URLSessionServerAPI: ServerAPI {
         try await send("POST", appUserID, ["offers", "sign"], body: SignOfferBody(productId: productID, offerId: offerID))
     }
 
+    public func signIntroEligibility(productID: String, appUserID: String) async throws(ServerError) -> SignedIntroEligibility {
+        try await send("POST", appUserID, ["offers", "intro-eligibility"], body: ProductIDBody(productId: productID))
+    }
+
     private func send<Response: Decodable>(
         _ method: String, _ appUserID: String, _ tail: [String], body: (some Encodable & Sendable)?
     ) async throws(ServerError) -> Response {
@@ -95,6 +99,7 @@ public struct URLSessionServerAPI: ServerAPI {
     private struct LogInBody: Encodable, Sendable { let anonymousAppUserId: String }
     private struct ProductIDsBody: Encodable, Sendable { let productIds: [String] }
     private struct SignOfferBody: Encodable, Sendable { let productId: String; let offerId: String }
+    private struct ProductIDBody: Encodable, Sendable { let productId: String }
     private struct AppAccountTokenBody: Decodable { let appAccountToken: String }
     private struct EligibilityBody: Decodable { let eligibility: [String: IntroEligibility] }
 }

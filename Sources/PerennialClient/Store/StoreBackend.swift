@@ -21,6 +21,9 @@ public protocol StoreBackend: Sendable {
     /// Whether the store accepts promotional offers signed as a compact JWS (StoreKit 2 built with
     /// an SDK that has `promotionalOffer(_:compactJWS:)`); the legacy signature is always accepted.
     var acceptsJWSPromotionalOffers: Bool { get }
+    /// Whether the store takes the server's signed verdict on introductory-offer eligibility
+    /// (StoreKit 2's `introductoryOfferEligibility(compactJWS:)`).
+    var acceptsIntroEligibility: Bool { get }
     /// Every transaction the store still holds unfinished: purchases not yet delivered, renewals and
     /// purchases made elsewhere while the app was closed, refunds.
     func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction]

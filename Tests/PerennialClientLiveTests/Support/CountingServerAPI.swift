@@ -48,4 +48,7 @@ struct CountingServerAPI: ServerAPI {
     func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer {
         try await base.signOffer(productID: productID, offerID: offerID, appUserID: appUserID)
     }
+    func signIntroEligibility(productID: String, appUserID: String) async throws(ServerError) -> SignedIntroEligibility {
+        try await base.signIntroEligibility(productID: productID, appUserID: appUserID)
+    }
 }

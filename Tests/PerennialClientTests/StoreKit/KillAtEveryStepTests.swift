@@ -147,5 +147,8 @@ private struct KillableServer: ServerAPI {
     func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer {
         try await base.signOffer(productID: productID, offerID: offerID, appUserID: appUserID)
     }
+    func signIntroEligibility(productID: String, appUserID: String) async throws(ServerError) -> SignedIntroEligibility {
+        try await base.signIntroEligibility(productID: productID, appUserID: appUserID)
+    }
 }
 #endif

@@ -33,6 +33,10 @@ actor FakeServer: ServerAPI {
     /// When set, offers are signed for real, as App Store Connect's key `KEY` signs them for this
     /// bundle (the legacy form; the JWS one too when `jws`).
     private var offerSigner: (key: P256.Signing.PrivateKey, bundleID: String, jws: Bool)?
+    /// The introductory-offer verdicts the server gives, by product (eligible when absent), and
+    /// every product a verdict was asked for.
+    private var introVerdicts: [String: Bool] = [:]
+    private(set) var introVerdictsAsked: [String] = []
     /// When set, asking for the app account token fails with this (the rest of the API answers).
     private var appAccountTokenFailure: ServerError?
 
@@ -40,6 +44,7 @@ actor FakeServer: ServerAPI {
     func signOffersAsJWS(_ jws: String?) { offerJWS = jws }
     func signOffers(with key: P256.Signing.PrivateKey, bundleID: String, jws: Bool = false) { offerSigner = (key, bundleID, jws) }
     func failAppAccountTokens(with error: ServerError?) { appAccountTokenFailure = error }
+    func judgeIntroOffer(of productID: String, eligible: Bool) { introVerdicts[productID] = eligible }
     func setUploadDelay(_ delay: Duration?) { uploadDelay = delay }
     func postCount(of transactionID: String) -> Int { posts.count { $0.transactionID == transactionID } }
 
@@ -120,6 +125,19 @@ actor FakeServer: ServerAPI {
         }
         return SignedOffer(
             keyIdentifier: "KEY", nonce: nonce, timestamp: timestamp, signature: signature.derRepresentation.base64EncodedString(), compactJWS: jws)
+    }
+
+    /// Signed with the offer key (``signOffers(with:bundleID:jws:)``) as the real server signs it;
+    /// without a key the server has no verdict to give (501).
+    func signIntroEligibility(productID: String, appUserID: String) async throws(ServerError) -> SignedIntroEligibility {
+        guard isUp else { throw .unreachable("connection refused") }
+        introVerdictsAsked.append(productID)
+        guard let signer = offerSigner else { throw .http(status: 501, code: "notConfigured", message: "no promotional offer key") }
+        let eligible = introVerdicts[productID] ?? true
+        let claims = #"{"aud":"introductory-offer-eligibility","bid":"\#(signer.bundleID)","productId":"\#(productID)","allowIntroductoryOffer":\#(eligible),"transactionId":"1"}"#
+        let input = FakeJWS.base64URL(Data(#"{"alg":"ES256","kid":"KEY"}"#.utf8)) + "." + FakeJWS.base64URL(Data(claims.utf8))
+        let jws = input + "." + FakeJWS.base64URL(try! signer.key.signature(for: Data(input.utf8)).rawRepresentation)
+        return SignedIntroEligibility(productID: productID, eligibility: eligible ? .eligible : .ineligible, compactJWS: jws)
     }
 
     /// Every answer carries a later server time, so out-of-order answers are recognisable.

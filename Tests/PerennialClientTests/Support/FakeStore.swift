@@ -71,6 +71,8 @@ actor FakeStore: StoreBackend {
 
     nonisolated var acceptsJWSPromotionalOffers: Bool { false }
 
+    nonisolated var acceptsIntroEligibility: Bool { false }
+
     func restore() async throws(StoreError) {}
 
     func refreshReceipt() async throws(StoreError) -> String { throw .noReceipt }

@@ -52,6 +52,8 @@ public actor SimulatorStore: StoreBackend {
     /// Whether this "device" passes promotional offers in the JWS form (a newer StoreKit) or the
     /// legacy one; the simulator checks either as StoreKit would.
     public nonisolated let acceptsJWSPromotionalOffers: Bool
+    /// The simulator applies Apple's own eligibility rule; it takes no verdict from the server.
+    public nonisolated var acceptsIntroEligibility: Bool { false }
 
     public func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
         guard !catalog.isEmpty else { return ids.map { StoreProduct(id: $0) } }

@@ -36,6 +36,8 @@ public final class StoreKit1Store: NSObject, StoreBackend, SKPaymentTransactionO
         try await ProductsRequest.run(Set(ids))
     }
 
+    /// StoreKit 1's payments take no eligibility verdict: Apple's own rule, by Apple ID, applies.
+    public var acceptsIntroEligibility: Bool { false }
     public var acceptsJWSPromotionalOffers: Bool { false }
 
     public func purchase(productID: String, appAccountToken: UUID?, offer: StoreOffer?) async throws(StoreError) -> StorePurchaseResult {

@@ -68,6 +68,10 @@ public struct StoreKit2Store: StoreBackend {
         #endif
     }
 
+    /// Every SDK the package builds with has `introductoryOfferEligibility(compactJWS:)` (Xcode
+    /// 16.3's first), back-deployed to iOS 15.
+    public var acceptsIntroEligibility: Bool { true }
+
     /// On visionOS StoreKit has no purchase without a scene (`Product.purchase(options:)` is
     /// unavailable there: a spatial app may show several windows, and the payment sheet must know
     /// which): this store answers ``StoreError/unsupported(_:)``. Buy with SwiftUI's `PurchaseAction`
@@ -179,6 +183,9 @@ public struct StoreKit2Store: StoreBackend {
                 throw .offerUnavailable("the server's offer signature is not a UUID nonce and base64 signature")
             }
             return [.promotionalOffer(offerID: id, keyID: keyID, nonce: nonce, signature: signature, timestamp: Int(timestamp))]
+        case "introEligibility":
+            guard let jws = offer.eligibilityJWS else { throw .offerUnavailable("an introductory-offer eligibility needs the server's signature") }
+            return [.introductoryOfferEligibility(compactJWS: jws)]
         case "winBack":
             guard #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
                 throw .offerUnavailable("win-back offers need iOS 18, macOS 15, tvOS 18, watchOS 11 or visionOS 2")
