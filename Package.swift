@@ -12,7 +12,9 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Perennial",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // The SDK's floor on every Apple platform it runs on: Observation's (`PerennialModel`), the
+    // first release of each with it.
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "PerennialCore", targets: ["PerennialCore"]),
         .library(name: "PerennialAppStore", targets: ["PerennialAppStore"]),
