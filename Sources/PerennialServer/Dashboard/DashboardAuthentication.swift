@@ -5,8 +5,9 @@ import PerennialCore
 
 /// The dashboard's gate: a request whose session cookie names a live session goes on as the admin
 /// key that signed in; any other is sent to the sign-in page, which brings it back afterwards.
-/// Every form that changes data is also checked here: it must carry the session's CSRF token
-/// (a form posted from another site cannot know it) and come from this origin.
+/// Every form that changes data is also checked here, before any handler reads it: it must come
+/// from this origin and carry the session's CSRF token (a form posted from another site cannot
+/// know it). The form is read here, up to `limits.maxFormBytes`, and handed on to the handler.
 struct DashboardAuthentication: RouterMiddleware {
     typealias Context = PerennialRequestContext
 
@@ -14,14 +15,34 @@ struct DashboardAuthentication: RouterMiddleware {
 
     let sessions: DashboardSessions
     let clock: any TimeSource
+    let maxFormBytes: Int
+
+    private struct CSRFField: Decodable {
+        var csrf: String?
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let id = request.cookies[Self.cookieName]?.value, let session = try await sessions.session(id: id, now: clock.now) else {
             return Self.redirectToSignIn(from: request)
         }
+        var request = request
         if request.method == .post {
             guard Self.isSameOrigin(request) else {
                 return DashboardPage.notice("Refused", "This form was posted from another site.", session: session, status: .forbidden).response
+            }
+            let form: String
+            do {
+                form = String(buffer: try await request.collectBody(upTo: maxFormBytes))
+            } catch {
+                return DashboardPage.notice(
+                    "Content Too Large", "The form exceeds \(maxFormBytes) bytes (limits.maxFormBytes).", session: session, status: .contentTooLarge
+                ).response
+            }
+            guard session.accepts(csrfToken: (try? URLEncodedFormDecoder().decode(CSRFField.self, from: form))?.csrf) else {
+                return DashboardPage.notice(
+                    "Forbidden", "This form is out of date or was not sent by the dashboard; reload the page and try again.", session: session,
+                    status: .forbidden
+                ).response
             }
         }
         var context = context
@@ -82,5 +103,22 @@ struct DashboardAuthentication: RouterMiddleware {
             self.host = host.lowercased()
             self.port = port
         }
+    }
+}
+
+/// The scope a group of dashboard pages needs (support for everything that acts on a subscriber),
+/// checked once for the group as the admin API's authentication checks it, with the same message.
+struct DashboardScope: RouterMiddleware {
+    typealias Context = PerennialRequestContext
+
+    let required: AdminScope
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let session = context.dashboardSession else { return DashboardAuthentication.redirectToSignIn(from: request) }
+        guard session.scope >= required else {
+            let refusal = AuthError.insufficientScope(key: session.keyName, scope: session.scope.rawValue, required: required.rawValue)
+            return DashboardPage.notice("Forbidden", refusal.description, session: session, status: .forbidden).response
+        }
+        return try await next(request, context)
     }
 }

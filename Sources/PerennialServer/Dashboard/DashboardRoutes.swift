@@ -27,7 +27,9 @@ struct DashboardRoutes: Sendable {
         open.post("sign-in") { request, context in
             try await signIn(request, context: context)
         }
-        let pages = router.group("dashboard").add(middleware: DashboardAuthentication(sessions: sessions, clock: wallClock))
+        let pages = router.group("dashboard").add(
+            middleware: DashboardAuthentication(sessions: sessions, clock: wallClock, maxFormBytes: dependencies.limits.maxFormBytes))
+        let support = pages.group().add(middleware: DashboardScope(required: .support))
         pages.get { request, context in
             try await page(context) { session in try await overview(request, session: session).response }
         }
@@ -37,30 +39,29 @@ struct DashboardRoutes: Sendable {
         pages.get("apps/:appId/subscribers/:appUserId") { _, context in
             try await page(context) { session in try await subscriber(context, session: session).response }
         }
-        pages.post("apps/:appId/orders") { request, context in
+        support.post("apps/:appId/orders") { request, context in
             try await page(context) { session in try await lookUpOrder(request, context: context, session: session) }
         }
-        pages.post("apps/:appId/subscribers/:appUserId/refresh") { request, context in
+        support.post("apps/:appId/subscribers/:appUserId/refresh") { request, context in
             try await page(context) { session in try await refresh(request, context: context, session: session) }
         }
-        pages.post("apps/:appId/subscribers/:appUserId/purchases/:originalTransactionId/app-account-token") { request, context in
+        support.post("apps/:appId/subscribers/:appUserId/purchases/:originalTransactionId/app-account-token") { request, context in
             try await page(context) { session in try await setAppAccountToken(request, context: context, session: session) }
         }
-        pages.post("apps/:appId/subscribers/:appUserId/grants") { request, context in
+        support.post("apps/:appId/subscribers/:appUserId/grants") { request, context in
             try await page(context) { session in try await grant(request, context: context, session: session) }
         }
-        pages.post("apps/:appId/subscribers/:appUserId/grants/:grantId/revoke") { request, context in
+        support.post("apps/:appId/subscribers/:appUserId/grants/:grantId/revoke") { request, context in
             try await page(context) { session in try await revokeGrant(request, context: context, session: session) }
         }
-        pages.get("apps/:appId/subscribers/:appUserId/personal-data") { _, context in
+        support.get("apps/:appId/subscribers/:appUserId/personal-data") { _, context in
             try await page(context) { session in try await exportPersonalData(context, session: session) }
         }
-        pages.post("apps/:appId/subscribers/:appUserId/personal-data/erase") { request, context in
+        support.post("apps/:appId/subscribers/:appUserId/personal-data/erase") { request, context in
             try await page(context) { session in try await erasePersonalData(request, context: context, session: session) }
         }
         pages.post("sign-out") { request, context in
             try await page(context) { session in
-                _ = try await form(request, session: session)
                 try await sessions.close(id: session.id)
                 var response = Response.redirect(to: "/dashboard/sign-in", type: .normal)
                 response.setCookie(Self.cookie(value: "", maxAge: 0, request: request))
@@ -186,7 +187,6 @@ struct DashboardRoutes: Sendable {
     }
 
     private struct GrantForm: Decodable {
-        var csrf: String?
         var entitlementId: String?
         var duration: String?
         var reason: String?
@@ -204,7 +204,7 @@ struct DashboardRoutes: Sendable {
 
     /// Ends one of the subscriber's grants now.
     private func revokeGrant(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
-        try await subscriberAction(request, context: context, session: session, form: TokenOnly.self) { _, app, user in
+        try await subscriberAction(request, context: context, session: session, form: NoFields.self) { _, app, user in
             _ = try await GrantRoutes(dependencies: dependencies).revoke(
                 grant: context.parameters.get("grantId") ?? "", of: user, in: app, admin: session.keyName, reason: "from the dashboard")
         }
@@ -212,7 +212,7 @@ struct DashboardRoutes: Sendable {
 
     /// Asks Apple about the subscriber's subscriptions now.
     private func refresh(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
-        try await subscriberAction(request, context: context, session: session, form: TokenOnly.self) { _, app, user in
+        try await subscriberAction(request, context: context, session: session, form: NoFields.self) { _, app, user in
             try await SupportRoutes(dependencies: dependencies).refresh(
                 subscriber: user, in: app, client: try SupportRoutes.serverAPIClient(of: app), admin: session.keyName, reason: "from the dashboard")
         }
@@ -221,7 +221,7 @@ struct DashboardRoutes: Sendable {
     /// Binds one of the subscriber's purchases at Apple to the subscriber's app account token, as
     /// the admin API does; a purchase of another user of the app is not this page's to change.
     private func setAppAccountToken(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
-        try await subscriberAction(request, context: context, session: session, form: TokenOnly.self) { _, app, user in
+        try await subscriberAction(request, context: context, session: session, form: NoFields.self) { _, app, user in
             let support = SupportRoutes(dependencies: dependencies)
             let client = try SupportRoutes.serverAPIClient(of: app)
             let (id, owner) = try await support.ownedPurchase(context.parameters.get("originalTransactionId"), in: app)
@@ -233,7 +233,6 @@ struct DashboardRoutes: Sendable {
     /// The subscriber's personal-data export as a JSON download (support scope: it is everything
     /// stored about a person).
     private func exportPersonalData(_ context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
-        try Self.require(.support, of: session)
         let (app, user) = (try pathApp(context), try PathUser.from(context))
         guard let export = try await PersonalDataRequests(pipeline: dependencies.pipeline(for: app)).export(user, now: dependencies.clock.now) else {
             throw PrivacyRoutes.unknown(user)
@@ -244,15 +243,13 @@ struct DashboardRoutes: Sendable {
     }
 
     private struct ErasureForm: Decodable {
-        var csrf: String?
         var confirm: String?
         var reason: String?
     }
 
     /// Erases the subscriber's personal data once the operator typed the user id again.
     private func erasePersonalData(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
-        let fields = try await form(request, session: session, as: ErasureForm.self)
-        try Self.require(.support, of: session)
+        let fields = try await form(request, as: ErasureForm.self)
         let (app, user) = (try pathApp(context), try PathUser.from(context))
         guard fields.confirm == user.rawValue else {
             return DashboardPage.notice(
@@ -271,14 +268,13 @@ struct DashboardRoutes: Sendable {
         ).response
     }
 
-    /// Runs a support action on the path's subscriber from a posted form (its CSRF token the
-    /// session's, the session's key of the support scope), then shows the subscriber's page again.
+    /// Runs a support action on the path's subscriber from a posted form (its CSRF token and the
+    /// session's scope checked by the group's middleware), then shows the subscriber's page again.
     private func subscriberAction<Form: Decodable>(
         _ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session, form type: Form.Type,
         _ action: (Form, AppContext, AppUserID) async throws -> Void
     ) async throws -> Response {
-        let fields = try await form(request, session: session, as: type)
-        try Self.require(.support, of: session)
+        let fields = try await form(request, as: type)
         let app = try pathApp(context)
         let user = try PathUser.from(context)
         try await action(fields, app, user)
@@ -293,22 +289,13 @@ struct DashboardRoutes: Sendable {
         return app
     }
 
-    /// Refuses a session whose key's scope is narrower than `scope`, as the admin API does.
-    private static func require(_ scope: AdminScope, of session: DashboardSessions.Session) throws(AuthError) {
-        guard session.scope >= scope else {
-            throw .insufficientScope(key: session.keyName, scope: session.scope.rawValue, required: scope.rawValue)
-        }
-    }
-
     private struct OrderForm: Decodable {
         var orderId: String?
-        var csrf: String?
     }
 
     /// Looks an order id up at Apple (support scope), applies the answer and opens its owner.
     private func lookUpOrder(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
-        let fields = try await form(request, session: session, as: OrderForm.self)
-        try Self.require(.support, of: session)
+        let fields = try await form(request, as: OrderForm.self)
         let app = try pathApp(context)
         let client = try SupportRoutes.serverAPIClient(of: app)
         let order = (fields.orderId ?? "").trimmingCharacters(in: .whitespaces)
@@ -332,21 +319,13 @@ struct DashboardRoutes: Sendable {
 
     // MARK: Forms and errors
 
-    private struct TokenOnly: Decodable {
-        var csrf: String?
-    }
+    /// A form whose only field is the CSRF token the middleware checked.
+    private struct NoFields: Decodable {}
 
-    private func form(_ request: Request, session: DashboardSessions.Session) async throws -> TokenOnly {
-        try await form(request, session: session, as: TokenOnly.self)
-    }
-
-    /// The posted form, once its CSRF token is the session's.
-    private func form<Form: Decodable>(_ request: Request, session: DashboardSessions.Session, as type: Form.Type) async throws -> Form {
-        let body = try await formBody(of: request)
-        guard session.accepts(csrfToken: try Self.decodeForm(TokenOnly.self, from: body).csrf) else {
-            throw APIError(status: .forbidden, code: "csrf", message: "This form is out of date or was not sent by the dashboard; reload the page and try again.")
-        }
-        return try Self.decodeForm(type, from: body)
+    /// The posted form, whose CSRF token ``DashboardAuthentication`` checked and whose body it read
+    /// (up to `limits.maxFormBytes`).
+    private func form<Form: Decodable>(_ request: Request, as type: Form.Type) async throws -> Form {
+        try Self.decodeForm(type, from: try await formBody(of: request))
     }
 
     /// The form's body, up to `limits.maxFormBytes`: its forms hold a key, a token and a search.
