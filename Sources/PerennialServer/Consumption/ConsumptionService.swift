@@ -37,7 +37,8 @@ public struct ConsumptionService: Service {
         }
     }
 
-    let storage: any SubscriberStorage
+    /// The refund requests and the apps' reports: all the job reads and writes.
+    let storage: any ConsumptionStore
     let apps: AppRegistry
     let options: Options
     let clock: any TimeSource
@@ -45,7 +46,7 @@ public struct ConsumptionService: Service {
     let logger: Logger
 
     public init(
-        storage: any SubscriberStorage, apps: AppRegistry, options: Options = Options(), clock: any TimeSource = WallClock(),
+        storage: any ConsumptionStore, apps: AppRegistry, options: Options = Options(), clock: any TimeSource = WallClock(),
         metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "perennial.consumption")
     ) {
         self.storage = storage
