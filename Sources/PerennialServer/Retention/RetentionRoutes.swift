@@ -28,7 +28,7 @@ struct RetentionRoutes: Sendable {
             do throws(EvidenceError) {
                 asked = try await app.verifier.realtimeRequest(body: body)
             } catch {
-                throw dependencies.pipeline(for: app).refusal(error, kind: EvidenceKind(rawValue: "retentionRequest"))
+                throw dependencies.pipeline(for: app).refusal(error, kind: .retentionRequest)
             }
             let answer = try await choose(for: asked, in: app)
             let elapsed = ContinuousClock.now - started

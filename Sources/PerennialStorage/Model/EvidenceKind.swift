@@ -30,4 +30,7 @@ public struct EvidenceKind: OpenValue {
     /// A purchase's stored records presented again for the user an anonymous user logged in as
     /// (`POST /v1/subscribers/{id}/log-in`): the app's transfer policy decides whether it moves.
     public static let logIn: Self = "logIn"
+    /// Apple's realtime Get Retention Message request: verified like evidence (its refusals are
+    /// counted under this kind), though it changes no record.
+    public static let retentionRequest: Self = "retentionRequest"
 }
