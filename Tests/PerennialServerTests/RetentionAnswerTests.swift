@@ -20,10 +20,7 @@ import Testing
         var world = try StoreWorld()
         let (transaction, _) = try world.buy("pro.monthly")
         let purchase = try world.signed(transaction)
-        let request = DecodedRealtimeRequestBody(
-            originalTransactionId: transaction.originalTransactionID, productId: "pro.monthly", userLocale: "en-US",
-            requestIdentifier: UUID().uuidString.lowercased(), environment: .sandbox, signedDate: world.state.now)
-        let signed = try world.pki.sign(request)
+        let signed = try world.signedRealtimeRequest(about: transaction)
         let server = try await ServerHarness(retention: RetentionPolicy(rules: [rule]))
         server.clock.now = world.state.now
         let answered = Answered()
