@@ -15,8 +15,9 @@ import Testing
     static let commerceMessage = "1f1d8c0e-5b8e-4c33-9a53-27c6c2b0e005"
 
     /// What the server answers Apple's realtime request about a fresh `pro.monthly` subscription of
-    /// alice under `rule`, with the exchange it wrote in her timeline.
-    static func answer(under rule: RetentionPolicy.Rule) async throws -> (body: [String: Any], exchange: RetentionExchange?) {
+    /// alice under `rule`, pinned in the golden file `golden` (which the wire contract checks
+    /// against docs/openapi.yaml), with the exchange it wrote in her timeline.
+    static func answer(under rule: RetentionPolicy.Rule, golden: String) async throws -> (body: [String: Any], exchange: RetentionExchange?) {
         var world = try StoreWorld()
         let (transaction, _) = try world.buy("pro.monthly")
         let purchase = try world.signed(transaction)
@@ -26,8 +27,8 @@ import Testing
         let answered = Answered()
         try await server.test { client async throws in
             #expect(try await client.postTransaction(purchase, user: "alice").status == .ok)
-            let response = try await client.send(
-                .post, "/apple/retention/\(ServerHarness.appID)", key: nil, body: try JSONEncoder().encode(RealtimeRequestBody(signedPayload: signed)))
+            let response = try await client.golden(
+                golden, .post, "/apple/retention/\(ServerHarness.appID)", key: nil, body: try JSONEncoder().encode(RealtimeRequestBody(signedPayload: signed)))
             #expect(response.status == .ok)
             await answered.keep(response.data)
         }
@@ -49,7 +50,7 @@ import Testing
     @Test func aPlanSwitchCarriesItsBillingPlan() async throws {
         let rule = RetentionPolicy.Rule(
             alternateProduct: .init(messageIdentifier: Self.switchMessage, productId: "basic.monthly", billingPlanType: .monthly))
-        let (body, exchange) = try await Self.answer(under: rule)
+        let (body, exchange) = try await Self.answer(under: rule, golden: "apple-retention-alternate-product")
         let alternate = try #require(body["alternateProduct"] as? [String: String])
         #expect(alternate == ["messageIdentifier": Self.switchMessage, "productId": "basic.monthly", "billingPlanType": "MONTHLY"])
         #expect(exchange?.choice == "alternateProduct" && exchange?.alternateProductId == "basic.monthly")
@@ -61,7 +62,7 @@ import Testing
     @Test func anAdvancedCommerceOfferIsAnsweredAsConfigured() async throws {
         let data = Data(#"{"signatureInfo":{"token":"x.y.z"}}"#.utf8).base64EncodedString()
         let rule = RetentionPolicy.Rule(advancedCommerceInfo: .init(messageIdentifier: Self.commerceMessage, advancedCommerceData: data))
-        let (body, exchange) = try await Self.answer(under: rule)
+        let (body, exchange) = try await Self.answer(under: rule, golden: "apple-retention-advanced-commerce")
         #expect(Set(body.keys) == ["advancedCommerceInfo"])
         #expect(body["advancedCommerceInfo"] as? [String: String] == ["messageIdentifier": Self.commerceMessage, "advancedCommerceData": data])
         #expect(exchange?.choice == "advancedCommerceInfo" && exchange?.messageIdentifier == Self.commerceMessage)
