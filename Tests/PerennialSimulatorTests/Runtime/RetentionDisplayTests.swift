@@ -34,7 +34,10 @@ import Testing
             try await messaging.uploadMessage(plain, UploadMessageRequestBody(header: "Try Basic", body: "Same app, lower price."))
             try await messaging.configureRealtimeURL("http://127.0.0.1:\(try #require(endpoint.port))/retention", environment: .sandbox)
             let purchase = try await simulator.purchase(DevicePurchase(accountID: RuntimeFixture.alice, productID: "pro.monthly")).completed()
-            return try await simulator.viewSubscriptionPage(accountID: RuntimeFixture.alice, originalTransactionID: purchase.transaction.originalTransactionID)
+            // Apple waits 2 s; a loaded test machine can take longer to answer a local endpoint,
+            // and what is checked here is what is shown, not how fast.
+            return try await simulator.viewSubscriptionPage(
+                accountID: RuntimeFixture.alice, originalTransactionID: purchase.transaction.originalTransactionID, timeout: .seconds(30))
         }
     }
 
