@@ -124,6 +124,29 @@ import Testing
             "apps.demo.retention.rules[0].alternateProduct.productId"
         ),
         (RetentionPolicy.Rule(productIds: ["pro.monthly", "nope"], message: "1f1d8c0e-5b8e-4c33-9a53-27c6c2b0e001"), "apps.demo.retention.rules[0].productIds[1]"),
+        // Retention Messaging API 1.5: billingPlanType is BILLED_UPFRONT or MONTHLY.
+        // https://developer.apple.com/documentation/retentionmessaging/billingplantype
+        (
+            RetentionPolicy.Rule(
+                alternateProduct: .init(messageIdentifier: "1f1d8c0e-5b8e-4c33-9a53-27c6c2b0e003", productId: "basic.monthly", billingPlanType: "WEEKLY")),
+            "apps.demo.retention.rules[0].alternateProduct.billingPlanType"
+        ),
+        // advancedCommerceData is Base64 of the developer's signed request.
+        // https://developer.apple.com/documentation/retentionmessaging/advancedcommerceinfo
+        (
+            RetentionPolicy.Rule(advancedCommerceInfo: .init(messageIdentifier: "1f1d8c0e-5b8e-4c33-9a53-27c6c2b0e003", advancedCommerceData: "not base64!")),
+            "apps.demo.retention.rules[0].advancedCommerceInfo.advancedCommerceData"
+        ),
+        (
+            RetentionPolicy.Rule(advancedCommerceInfo: .init(messageIdentifier: "offer", advancedCommerceData: "e30=")),
+            "apps.demo.retention.rules[0].advancedCommerceInfo.messageIdentifier"
+        ),
+        (
+            RetentionPolicy.Rule(
+                message: "1f1d8c0e-5b8e-4c33-9a53-27c6c2b0e001",
+                advancedCommerceInfo: .init(messageIdentifier: "1f1d8c0e-5b8e-4c33-9a53-27c6c2b0e003", advancedCommerceData: "e30=")),
+            "apps.demo.retention.rules[0]"
+        ),
     ])
     func aRetentionRuleApplesWouldRefuseIsRefused(rule: RetentionPolicy.Rule, field: String) throws {
         var app = AppConfiguration(

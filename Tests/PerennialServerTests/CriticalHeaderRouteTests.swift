@@ -80,10 +80,7 @@ import Testing
         var world = try StoreWorld()
         let (transaction, _) = try world.buy("pro.monthly")
         let purchase = try world.signed(transaction)
-        let request = DecodedRealtimeRequestBody(
-            originalTransactionId: transaction.originalTransactionID, productId: "pro.monthly", userLocale: "en-US",
-            requestIdentifier: UUID().uuidString.lowercased(), environment: .sandbox, signedDate: world.state.now)
-        let signed = try world.pki.sign(request)
+        let signed = try world.signedRealtimeRequest(about: transaction)
         let critical = try world.pki.withCriticalHeader(signed)
         let server = try await ServerHarness()
         server.clock.now = world.state.now

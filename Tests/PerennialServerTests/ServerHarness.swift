@@ -39,6 +39,7 @@ struct ServerHarness {
         userTokens: UserTokenConfiguration? = nil,
         offerKey: P256.Signing.PrivateKey? = nil,
         offerIssuerID: String? = nil,
+        retention: RetentionPolicy? = nil,
         apps: [AppConfiguration]? = nil,
         adminKeys: [AdminKeyConfiguration] = [],
         transport apple: (any AppStoreHTTPTransport)? = nil,
@@ -66,7 +67,7 @@ struct ServerHarness {
             receiptConfiguration.sandboxURL = SimulatedVerifyReceipt.sandboxURL
             transport = simulated
         }
-        let app = AppConfiguration(
+        var app = AppConfiguration(
             id: Self.appID, bundleID: StoreWorld.bundleID, appAppleID: 1_234_567_890, catalog: .catalog(StoreWorld.catalog),
             environments: environments, publicKeys: [SecretValue(Self.publicKey)], transferPolicy: policy,
             trustedRoots: [.certificates([pki.jws.root])], receipts: receiptConfiguration.sharedSecret == nil ? nil : receiptConfiguration,
@@ -74,6 +75,7 @@ struct ServerHarness {
                 SigningKeyConfiguration(keyID: "OFFERKEY1", privateKey: SecretValue($0.pemRepresentation), issuerID: offerIssuerID)
             },
             userTokens: userTokens)
+        app.retention = retention
         let clock = TestClock(StoreWorld.start)
         let metrics = ServerMetrics()
         self.storage = storage

@@ -215,8 +215,14 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let existingPerformanceTestRun = Self(rawValue: 4_000_213)
     /// The realtime URL is not an https URL of at most 256 characters.
     public static let badRequestRealtimeUrl = Self(rawValue: 4_000_215)
-    /// An image is neither full size nor bullet-point size.
+    /// An image is neither full size nor bullet-point size, or not the size its use needs.
     public static let badRequestImageSize = Self(rawValue: 4_000_216)
+    /// A message has more than five bullet points.
+    public static let badRequestTooManyBulletPoints = Self(rawValue: 4_000_218)
+    /// A bullet point's text is longer than 66 characters.
+    public static let badRequestBulletPointTextTooLong = Self(rawValue: 4_000_219)
+    /// `headerPosition` is `ABOVE_IMAGE` in a message without an image.
+    public static let badRequestAboveImageRequiresAnImage = Self(rawValue: 4_000_224)
     /// The app has its 2,000 images already.
     public static let maximumNumberOfImagesReached = Self(rawValue: 4_030_014)
     /// The app has its 2,000 messages already.

@@ -5,12 +5,13 @@ import PerennialCore
 /// How an app answers Apple's realtime retention requests (`apps.<id>.retention`): when a customer
 /// opens a subscription's page where they may cancel, Apple asks which retention message to show.
 /// The first rule that matches the subscription — by product, by how long it has been held, by
-/// whether the customer already redeemed an offer — chooses a message, a switch to another plan, or
-/// a promotional offer (signed in the JWS form with the app's `promotionalOffers` key); none
-/// matching leaves Apple's default message.
+/// whether the customer already redeemed an offer — chooses a message, a switch to another plan
+/// (optionally a commitment plan's billing), a promotional offer (signed in the JWS form with the
+/// app's `promotionalOffers` key) or an Advanced Commerce API offer; none matching leaves Apple's
+/// default message.
 public struct RetentionPolicy: Codable, Hashable, Sendable {
     /// A condition on the subscription and what it chooses (exactly one of `message`,
-    /// `alternateProduct`, `promotionalOffer`).
+    /// `alternateProduct`, `promotionalOffer`, `advancedCommerceInfo`).
     public struct Rule: Codable, Hashable, Sendable {
         /// Matches these products only; any product when absent.
         public var productIds: [String]?
@@ -24,6 +25,9 @@ public struct RetentionPolicy: Codable, Hashable, Sendable {
         public var message: String?
         public var alternateProduct: RealtimeResponseBody.AlternateProduct?
         public var promotionalOffer: Offer?
+        /// Answered as the operator wrote it: its `advancedCommerceData` is the developer's own
+        /// signed Advanced Commerce API request, which the server cannot compose.
+        public var advancedCommerceInfo: RealtimeResponseBody.AdvancedCommerceInfo?
 
         /// A promotional offer and the message (without an image) presenting it.
         public struct Offer: Codable, Hashable, Sendable {
@@ -38,7 +42,8 @@ public struct RetentionPolicy: Codable, Hashable, Sendable {
 
         public init(
             productIds: [String]? = nil, subscribedMoreThanDays: Double? = nil, subscribedAtMostDays: Double? = nil, redeemedOffer: Bool? = nil,
-            message: String? = nil, alternateProduct: RealtimeResponseBody.AlternateProduct? = nil, promotionalOffer: Offer? = nil
+            message: String? = nil, alternateProduct: RealtimeResponseBody.AlternateProduct? = nil, promotionalOffer: Offer? = nil,
+            advancedCommerceInfo: RealtimeResponseBody.AdvancedCommerceInfo? = nil
         ) {
             self.productIds = productIds
             self.subscribedMoreThanDays = subscribedMoreThanDays
@@ -47,6 +52,7 @@ public struct RetentionPolicy: Codable, Hashable, Sendable {
             self.message = message
             self.alternateProduct = alternateProduct
             self.promotionalOffer = promotionalOffer
+            self.advancedCommerceInfo = advancedCommerceInfo
         }
 
         func matches(productID: String?, daysSubscribed: Double, redeemed: Bool) -> Bool {
@@ -67,9 +73,20 @@ public struct RetentionPolicy: Codable, Hashable, Sendable {
     func problem(field: String, canSignOffers: Bool, catalog: Catalog) -> ConfigurationError? {
         for (index, rule) in rules.enumerated() {
             let at = "\(field).rules[\(index)]"
-            let choices = [rule.message != nil, rule.alternateProduct != nil, rule.promotionalOffer != nil].filter { $0 }.count
+            let choices = [rule.message != nil, rule.alternateProduct != nil, rule.promotionalOffer != nil, rule.advancedCommerceInfo != nil]
+                .filter { $0 }.count
             guard choices == 1 else {
-                return .invalidValue(field: at, value: "\(choices) choices", reason: "choose exactly one of message, alternateProduct, promotionalOffer")
+                return .invalidValue(
+                    field: at, value: "\(choices) choices", reason: "choose exactly one of message, alternateProduct, promotionalOffer, advancedCommerceInfo")
+            }
+            if let plan = rule.alternateProduct?.billingPlanType, !BillingPlanType.documented.contains(plan) {
+                return .invalidValue(
+                    field: "\(at).alternateProduct.billingPlanType", value: plan.rawValue, reason: "Apple's billing plans are BILLED_UPFRONT and MONTHLY")
+            }
+            if let commerce = rule.advancedCommerceInfo, !commerce.hasEncodedData {
+                return .invalidValue(
+                    field: "\(at).advancedCommerceInfo.advancedCommerceData", value: String(commerce.advancedCommerceData.prefix(16)),
+                    reason: "Apple takes the signed request Base64-encoded")
             }
             if rule.promotionalOffer != nil, !canSignOffers {
                 return .invalidValue(
@@ -78,6 +95,7 @@ public struct RetentionPolicy: Codable, Hashable, Sendable {
             let identifiers = [
                 ("message", rule.message), ("alternateProduct.messageIdentifier", rule.alternateProduct?.messageIdentifier),
                 ("promotionalOffer.messageIdentifier", rule.promotionalOffer?.messageIdentifier),
+                ("advancedCommerceInfo.messageIdentifier", rule.advancedCommerceInfo?.messageIdentifier),
             ]
             for case let (name, identifier?) in identifiers where UUID(uuidString: identifier) == nil {
                 return .invalidValue(field: "\(at).\(name)", value: identifier, reason: "a message identifier is a UUID, as Apple requires")

@@ -75,6 +75,10 @@ struct RetentionRoutes: Sendable {
                 exchange.choice = "promotionalOffer"
                 exchange.messageIdentifier = offer.messageIdentifier
                 exchange.offerId = offer.offerId
+            } else if let commerce = rule.advancedCommerceInfo {
+                answer.advancedCommerceInfo = commerce
+                exchange.choice = "advancedCommerceInfo"
+                exchange.messageIdentifier = commerce.messageIdentifier
             }
         }
         try await dependencies.storage.appendAudit(

@@ -20,6 +20,14 @@ struct Effects {
                 consumptionRequestReason: consumptionRequestReason))
     }
 
+    /// Apple's `RENEWAL_EXTENSION`/`SUMMARY`, sent once a mass extension has finished.
+    mutating func notifySummary(of request: MassRenewalExtension) {
+        notifications.append(
+            NotificationIntent(
+                type: .renewalExtension, subtype: .summary, originalTransactionID: "", transactionID: nil, date: request.completeDate,
+                massExtension: request))
+    }
+
     /// Notes a new or changed transaction (its latest version wins) of the lifecycle at `index`.
     mutating func record(_ transaction: SimulatedTransaction, lifecycle index: Int) {
         if let position = transactions.firstIndex(where: { $0.transactionID == transaction.transactionID }) {

@@ -18,11 +18,15 @@ public struct NotificationIntent: Hashable, Sendable {
     public let date: Date
     /// Why the customer asked for a refund, for `CONSUMPTION_REQUEST` (`data.consumptionRequestReason`).
     public let consumptionRequestReason: ConsumptionRequestReason?
+    /// For `RENEWAL_EXTENSION`/`SUMMARY`: the mass extension whose outcome the payload's `summary`
+    /// reports. Such a notification is about no one subscription (`originalTransactionID` is empty).
+    public let massExtension: MassRenewalExtension?
 
     /// An intent; `subtype` is nil for notification types Apple sends without one.
     public init(
         type: NotificationTypeV2, subtype: NotificationSubtypeV2? = nil,
-        originalTransactionID: String, transactionID: String?, date: Date, consumptionRequestReason: ConsumptionRequestReason? = nil
+        originalTransactionID: String, transactionID: String?, date: Date, consumptionRequestReason: ConsumptionRequestReason? = nil,
+        massExtension: MassRenewalExtension? = nil
     ) {
         self.type = type
         self.subtype = subtype
@@ -30,5 +34,6 @@ public struct NotificationIntent: Hashable, Sendable {
         self.transactionID = transactionID
         self.date = date
         self.consumptionRequestReason = consumptionRequestReason
+        self.massExtension = massExtension
     }
 }

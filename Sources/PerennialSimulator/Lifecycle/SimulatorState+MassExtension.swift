@@ -9,7 +9,8 @@ extension SimulatorState {
 
     /// Extends the current period of every active, purchased subscription of `productID` (in
     /// `storefronts` when given) that has not reached the yearly limit, notifying
-    /// `RENEWAL_EXTENDED` for each, and records the request's outcome. A request identifier
+    /// `RENEWAL_EXTENDED` for each, and records the request's outcome, which Apple then reports in a
+    /// `RENEWAL_EXTENSION`/`SUMMARY` notification. A request identifier
     /// already used for the product changes nothing, as Apple treats it as an idempotency key.
     mutating func massExtendRenewalDates(
         productID: String, days: Int, reason: RenewalExtensionReason, requestIdentifier: String, storefronts: [String]?,
@@ -35,10 +36,11 @@ extension SimulatorState {
             try extendRenewalDate(index, days: days, reason: reason, &effects)
             succeeded += 1
         }
-        massRenewalExtensions.append(
-            MassRenewalExtension(
-                requestIdentifier: requestIdentifier, productID: productID, days: days, reason: reason,
-                storefrontCountryCodes: storefronts, completeDate: now, succeededCount: succeeded, failedCount: failed))
+        let request = MassRenewalExtension(
+            requestIdentifier: requestIdentifier, productID: productID, days: days, reason: reason,
+            storefrontCountryCodes: storefronts, completeDate: now, succeededCount: succeeded, failedCount: failed)
+        massRenewalExtensions.append(request)
+        effects.notifySummary(of: request)
     }
 
     /// The mass extension `requestIdentifier` made for `productID`, if any.

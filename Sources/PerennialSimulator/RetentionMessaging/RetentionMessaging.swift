@@ -25,6 +25,12 @@ public actor RetentionMessaging {
     /// What Apple's limits allow per app.
     static let maximumImages = 2_000
     static let maximumMessages = 2_000
+    /// What Apple's limit allows per message.
+    static let maximumBulletPoints = 5
+
+    static let fullSize = "FULL_SIZE"
+    static let bulletPointSize = "BULLET_POINT"
+    static let aboveImage = "ABOVE_IMAGE"
 
     private(set) var images: [String: Image] = [:]
     private(set) var messages: [String: Message] = [:]
@@ -54,7 +60,7 @@ public actor RetentionMessaging {
 
     func deleteImage(_ identifier: String) throws(ServerAPIFailure) {
         guard images[identifier] != nil else { throw .notFound(.imageNotFound, "The image identifier wasn't found.") }
-        guard !messages.values.contains(where: { $0.content.image?.imageIdentifier == identifier }) else {
+        guard !messages.values.contains(where: { $0.content.imageIdentifiers.contains(identifier) }) else {
             throw .forbidden(.imageInUse, "The image is in use by a message.")
         }
         images[identifier] = nil
@@ -78,10 +84,26 @@ public actor RetentionMessaging {
         guard content.header.count <= 66 else { throw .badRequest(.headerTooLong, "The header text is too long.") }
         guard content.body.count <= 144 else { throw .badRequest(.bodyTooLong, "The body text is too long.") }
         if let image = content.image {
-            guard image.altText.count <= 150 else { throw .badRequest(.altTextTooLong, "The alternative text is too long.") }
-            guard images[image.imageIdentifier] != nil else { throw .notFound(.imageNotFound, "The image identifier wasn't found.") }
+            try requireImage(image.imageIdentifier, altText: image.altText, size: Self.fullSize)
+        }
+        guard content.headerPosition != Self.aboveImage || content.image != nil else {
+            throw .badRequest(.badRequestAboveImageRequiresAnImage, "The header can be above the image only when there is an image.")
+        }
+        let bullets = content.bulletPoints ?? []
+        guard bullets.count <= Self.maximumBulletPoints else { throw .badRequest(.badRequestTooManyBulletPoints, "There are too many bullet points.") }
+        for bullet in bullets {
+            guard bullet.text.count <= 66 else { throw .badRequest(.badRequestBulletPointTextTooLong, "The bullet point text is too long.") }
+            try requireImage(bullet.imageIdentifier, altText: bullet.altText, size: Self.bulletPointSize)
         }
         messages[identifier] = Message(identifier: identifier, content: content, state: "APPROVED")
+    }
+
+    /// A message's image or bullet-point icon: uploaded, in the size its place needs, described in
+    /// at most 150 characters.
+    private func requireImage(_ identifier: String, altText: String, size: String) throws(ServerAPIFailure) {
+        guard altText.count <= 150 else { throw .badRequest(.altTextTooLong, "The alternative text is too long.") }
+        guard let image = images[identifier] else { throw .notFound(.imageNotFound, "The image identifier wasn't found.") }
+        guard image.size == size else { throw .badRequest(.badRequestImageSize, "The image \(identifier) is \(image.size), not \(size).") }
     }
 
     func deleteMessage(_ identifier: String) throws(ServerAPIFailure) {
@@ -199,8 +221,8 @@ public actor RetentionMessaging {
         let height = bytes[20...23].reduce(0) { $0 << 8 | Int($1) }
         // Colour types 4 and 6 carry an alpha channel.
         guard bytes[25] != 4, bytes[25] != 6 else { throw .badRequest(.invalidImage, "The image has transparency.") }
-        if width == 3840, (160...2160).contains(height) { return "FULL_SIZE" }
-        if width == 192, height == 192 { return "BULLET_POINT" }
+        if width == 3840, (160...2160).contains(height) { return fullSize }
+        if width == 192, height == 192 { return bulletPointSize }
         throw .badRequest(.badRequestImageSize, "The image size is invalid.")
     }
 }

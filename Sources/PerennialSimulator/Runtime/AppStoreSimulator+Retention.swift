@@ -9,14 +9,21 @@ import PerennialCore
 public struct RetentionDisplay: Codable, Hashable, Sendable {
     /// `realtime` (the endpoint's choice), `default` or `none`.
     public var source: String
-    /// `message`, `alternateProduct` or `promotionalOffer`; nil when nothing is shown.
+    /// `message`, `alternateProduct`, `promotionalOffer` or `advancedCommerceInfo`; nil when
+    /// nothing is shown.
     public var kind: String?
     public var messageIdentifier: String?
     public var header: String?
+    /// `ABOVE_IMAGE` when the header is shown above the image; nil for Apple's default, above the body.
+    public var headerPosition: String?
     public var body: String?
     public var imageIdentifier: String?
+    /// The texts of the message's bulleted list, in order.
+    public var bulletPoints: [String]?
     /// The product offered instead, for `alternateProduct`.
     public var productId: String?
+    /// The commitment plan offered with `productId`, when the answer named one.
+    public var billingPlanType: String?
     /// The promotional offer, for `promotionalOffer`.
     public var offerIdentifier: String?
     /// Why the endpoint's answer was not shown, when it was not.
@@ -68,8 +75,11 @@ extension AppStoreSimulator {
 
     /// What the endpoint's answer shows; nil when it chose nothing (the default message then).
     private func display(_ answer: RealtimeResponseBody, lifecycle: SubscriptionLifecycle) async throws(DisplayRefusal) -> RetentionDisplay? {
-        let chosen = [answer.message != nil, answer.alternateProduct != nil, answer.promotionalOffer != nil].filter { $0 }.count
-        guard chosen <= 1 else { throw DisplayRefusal(reason: "the answer holds more than one of message, alternateProduct and promotionalOffer") }
+        let chosen = [answer.message != nil, answer.alternateProduct != nil, answer.promotionalOffer != nil, answer.advancedCommerceInfo != nil]
+            .filter { $0 }.count
+        guard chosen <= 1 else {
+            throw DisplayRefusal(reason: "the answer holds more than one of message, alternateProduct, promotionalOffer and advancedCommerceInfo")
+        }
         if let choice = answer.message {
             let message = try await approvedMessage(choice.messageIdentifier, imageAllowed: true)
             return Self.display(message, kind: "message", source: "realtime")
@@ -82,8 +92,12 @@ extension AppStoreSimulator {
             else {
                 throw DisplayRefusal(reason: "alternate product \(choice.productId) is not another product of the subscription's group")
             }
+            if let plan = choice.billingPlanType, !BillingPlanType.documented.contains(plan) {
+                throw DisplayRefusal(reason: "billingPlanType \(plan) is not BILLED_UPFRONT or MONTHLY")
+            }
             var shown = Self.display(message, kind: "alternateProduct", source: "realtime")
             shown.productId = other.id
+            shown.billingPlanType = choice.billingPlanType?.rawValue
             return shown
         }
         if let choice = answer.promotionalOffer {
@@ -101,6 +115,14 @@ extension AppStoreSimulator {
             shown.offerIdentifier = offerID
             return shown
         }
+        if let choice = answer.advancedCommerceInfo {
+            let message = try await approvedMessage(choice.messageIdentifier, imageAllowed: false)
+            // Only the Advanced Commerce API reads the signed request inside.
+            guard choice.hasEncodedData else {
+                throw DisplayRefusal(reason: "advancedCommerceData is not Base64-encoded data")
+            }
+            return Self.display(message, kind: "advancedCommerceInfo", source: "realtime")
+        }
         return nil
     }
 
@@ -108,8 +130,8 @@ extension AppStoreSimulator {
         guard let message = await retentionMessaging.message(identifier), message.state == "APPROVED" else {
             throw DisplayRefusal(reason: "message \(identifier) is not an approved message")
         }
-        guard imageAllowed || message.content.image == nil else {
-            throw DisplayRefusal(reason: "message \(identifier) has an image, which only a text-based message may have")
+        guard imageAllowed || message.content.imageIdentifiers.isEmpty else {
+            throw DisplayRefusal(reason: "message \(identifier) has an image or bullet points, which only a text-based message may have")
         }
         return message
     }
@@ -131,7 +153,8 @@ extension AppStoreSimulator {
 
     private static func display(_ message: RetentionMessaging.Message, kind: String, source: String) -> RetentionDisplay {
         RetentionDisplay(
-            source: source, kind: kind, messageIdentifier: message.identifier, header: message.content.header, body: message.content.body,
-            imageIdentifier: message.content.image?.imageIdentifier)
+            source: source, kind: kind, messageIdentifier: message.identifier, header: message.content.header,
+            headerPosition: message.content.headerPosition, body: message.content.body, imageIdentifier: message.content.image?.imageIdentifier,
+            bulletPoints: message.content.bulletPoints?.map(\.text))
     }
 }

@@ -19,6 +19,9 @@ public struct ScenarioStore: Hashable, Sendable {
     public var start: Date
     public var appAppleID: Int64?
     public var bundleVersion: String?
+    /// Product id → the win-back offers Apple lists in a lapsed subscriber's renewal info
+    /// (`eligibleWinBackOfferIds`).
+    public var winBackOfferIDs: [String: [String]] = [:]
 
     /// The instant scenarios start at unless they say otherwise: 2026-01-01T00:00:00Z.
     public static let defaultStart = Date(timeIntervalSince1970: 1_767_225_600)
@@ -48,7 +51,7 @@ public struct ScenarioStore: Hashable, Sendable {
         SimulatorConfiguration(
             catalog: catalog, prices: prices, timeScale: timeScale, renewalLimit: renewalLimit,
             billingGracePeriodDays: gracePeriodDays, billingRetryDays: billingRetryDays, environment: environment,
-            seed: seed ?? self.seed)
+            seed: seed ?? self.seed, winBackOfferIDs: winBackOfferIDs)
     }
 
     /// The app facts the notifications carry.
@@ -88,7 +91,7 @@ public struct ScenarioStore: Hashable, Sendable {
         typealias BodyError = ScenarioStep.BodyError
         let known: Set<String> = [
             "catalog", "prices", "seed", "rate", "renewalLimit", "gracePeriodDays", "billingRetryDays", "environment", "start",
-            "appAppleId", "bundleVersion",
+            "appAppleId", "bundleVersion", "winBackOffers",
         ]
         if let unknown = fields.values.keys.sorted().first(where: { !known.contains($0) }) {
             throw .invalidField(path: "store.\(unknown)", reason: "not a store field (\(known.sorted().joined(separator: ", ")))")
@@ -128,6 +131,21 @@ public struct ScenarioStore: Hashable, Sendable {
             }
         } else if !fields.isAbsent("prices") {
             throw .invalidField(path: "store.prices", reason: "must map product ids to {\"milliUnits\", \"currency\"}")
+        }
+        if case .object(let offers) = fields.values["winBackOffers"] ?? .null {
+            for (productID, ids) in offers {
+                guard case .array(let items) = ids else {
+                    throw .invalidField(path: "store.winBackOffers.\(productID)", reason: "must be a list of offer ids")
+                }
+                winBackOfferIDs[productID] = try items.map { item throws(ScenarioDecodingError) in
+                    guard case .string(let id) = item else {
+                        throw .invalidField(path: "store.winBackOffers.\(productID)", reason: "must be a list of offer ids")
+                    }
+                    return id
+                }
+            }
+        } else if !fields.isAbsent("winBackOffers") {
+            throw .invalidField(path: "store.winBackOffers", reason: "must map product ids to lists of offer ids")
         }
     }
 }

@@ -1,4 +1,6 @@
+import Foundation
 import PerennialAppStore
+import PerennialCore
 
 /// Turns each lifecycle output into the signed V2 and V1 bodies Apple would POST.
 ///
@@ -39,6 +41,10 @@ public struct NotificationEmitter: Sendable {
     private func notification(
         _ intent: NotificationIntent, ordinal: UInt64, output: LifecycleOutput, state: SimulatorState
     ) throws(SimulatorWireError) -> WireNotification {
+        let uuid = PayloadEncoder.notificationUUID(seed: state.configuration.seed, ordinal: ordinal)
+        if let request = intent.massExtension {
+            return try summaryNotification(intent, request, notificationUUID: uuid, state: state)
+        }
         guard let lifecycle = state.lifecycle(originalTransactionID: intent.originalTransactionID) else {
             throw .unknownSubscription(originalTransactionID: intent.originalTransactionID)
         }
@@ -63,8 +69,7 @@ public struct NotificationEmitter: Sendable {
             status: lifecycle.isAutoRenewable ? PayloadEncoder.status(for: intent, current: lifecycle.status) : nil,
             signedTransactionInfo: signedTransaction, signedRenewalInfo: signedRenewalInfo, configuration: configuration)
         data.consumptionRequestReason = intent.consumptionRequestReason
-        let payload = PayloadEncoder.notificationPayload(
-            intent, notificationUUID: PayloadEncoder.notificationUUID(seed: state.configuration.seed, ordinal: ordinal), data: data)
+        let payload = PayloadEncoder.notificationPayload(intent, notificationUUID: uuid, data: data)
         var v1 = LegacyPayloadEncoder.notification(
             intent, transactions: lifecycle.transactions.map { stored in
                 output.transactions.first { $0.transactionID == stored.transactionID } ?? stored
@@ -78,5 +83,21 @@ public struct NotificationEmitter: Sendable {
             ).base64
         }
         return WireNotification(intent: intent, payload: payload, body: ResponseBodyV2(signedPayload: try pki.sign(payload)), v1: v1)
+    }
+
+    /// A mass extension's outcome: `summary` instead of `data`, and no V1 notification, which has
+    /// no such type.
+    private func summaryNotification(
+        _ intent: NotificationIntent, _ request: MassRenewalExtension, notificationUUID: UUID, state: SimulatorState
+    ) throws(SimulatorWireError) -> WireNotification {
+        let environment = state.configuration.environment
+        let summary = NotificationSummary(
+            environment: AppleEnvironment(simulated: environment), appAppleId: configuration.appAppleID,
+            bundleId: state.configuration.catalog.product(id: request.productID)?.bundleID, productId: request.productID,
+            requestIdentifier: request.requestIdentifier, storefrontCountryCodes: request.storefrontCountryCodes,
+            succeededCount: Int64(request.succeededCount), failedCount: Int64(request.failedCount))
+        var payload = PayloadEncoder.notificationPayload(intent, notificationUUID: notificationUUID, data: nil)
+        payload.summary = summary
+        return WireNotification(intent: intent, payload: payload, body: ResponseBodyV2(signedPayload: try pki.sign(payload)), v1: nil)
     }
 }

@@ -91,7 +91,7 @@ public enum PayloadEncoder {
     }
 
     /// The decoded payload of the V2 notification for `intent`.
-    public static func notificationPayload(_ intent: NotificationIntent, notificationUUID: UUID, data: NotificationData) -> ResponseBodyV2DecodedPayload {
+    public static func notificationPayload(_ intent: NotificationIntent, notificationUUID: UUID, data: NotificationData?) -> ResponseBodyV2DecodedPayload {
         ResponseBodyV2DecodedPayload(
             notificationType: intent.type,
             subtype: intent.subtype,

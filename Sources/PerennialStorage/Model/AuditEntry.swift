@@ -80,7 +80,8 @@ public struct RetentionExchange: Hashable, Sendable, Codable {
     public var requestIdentifier: String?
     public var productId: String?
     public var userLocale: String?
-    /// `message`, `alternateProduct`, `promotionalOffer`, or `none` (Apple shows the default message).
+    /// `message`, `alternateProduct`, `promotionalOffer`, `advancedCommerceInfo`, or `none` (Apple
+    /// shows the default message).
     public var choice: String
     public var messageIdentifier: String?
     public var alternateProductId: String?

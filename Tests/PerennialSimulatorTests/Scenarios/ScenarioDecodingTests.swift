@@ -44,9 +44,15 @@ import Testing
             try Scenario.decode(json: Self.scenario(steps: steps, store: "{\"rate\": \"weekly\"}"))
         }
         #expect(throws: ScenarioDecodingError.invalidField(path: "store.colour", reason:
-            "not a store field (appAppleId, billingRetryDays, bundleVersion, catalog, environment, gracePeriodDays, prices, rate, renewalLimit, seed, start)")) {
+            "not a store field (appAppleId, billingRetryDays, bundleVersion, catalog, environment, gracePeriodDays, prices, rate, renewalLimit, seed, start, winBackOffers)")) {
             try Scenario.decode(json: Self.scenario(steps: steps, store: "{\"colour\": \"red\"}"))
         }
+        #expect(throws: ScenarioDecodingError.invalidField(path: "store.winBackOffers.pro", reason: "must be a list of offer ids")) {
+            try Scenario.decode(json: Self.scenario(steps: steps, store: "{\"winBackOffers\": {\"pro\": [1]}}"))
+        }
+        let store = try? Scenario.decode(json: Self.scenario(steps: steps, store: "{\"winBackOffers\": {\"pro\": [\"back\"]}}")).store
+        #expect(store?.winBackOfferIDs == ["pro": ["back"]])
+        #expect(store?.configuration(catalog: SimulatorFixture.catalog).winBackOfferIDs == ["pro": ["back"]])
         #expect(throws: ScenarioDecodingError.invalidField(
             path: "accounts[0].renewal", reason: "must be \"renew\", \"failBilling\" or {\"failWithProbability\": p}")) {
             try Scenario.decode(json: Self.scenario(steps: steps, accounts: "[{\"id\": \"a\", \"renewal\": \"sometimes\"}]"))

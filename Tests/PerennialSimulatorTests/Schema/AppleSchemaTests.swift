@@ -71,7 +71,8 @@ extension AppleSchemaTests {
     /// The notification types the simulator can send: every one is walked, in a scenario or here.
     static let simulatedTypes: Set<String> = [
         "SUBSCRIBED", "DID_RENEW", "DID_CHANGE_RENEWAL_PREF", "DID_CHANGE_RENEWAL_STATUS", "DID_FAIL_TO_RENEW", "GRACE_PERIOD_EXPIRED", "EXPIRED",
-        "OFFER_REDEEMED", "PRICE_INCREASE", "REFUND", "REFUND_DECLINED", "REFUND_REVERSED", "RENEWAL_EXTENDED", "REVOKE", "ONE_TIME_CHARGE",
+        "OFFER_REDEEMED", "PRICE_INCREASE", "REFUND", "REFUND_DECLINED", "REFUND_REVERSED", "CONSUMPTION_REQUEST", "RENEWAL_EXTENDED", "REVOKE",
+        "ONE_TIME_CHARGE",
     ]
 
     @Test func theScenarioLibraryWalksEveryNotificationTypeTheSimulatorSends() async throws {

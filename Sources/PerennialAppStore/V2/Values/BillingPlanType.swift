@@ -9,4 +9,7 @@ public struct BillingPlanType: OpenValue {
     public static let billedUpfront: Self = "BILLED_UPFRONT"
     /// Billed monthly over the commitment.
     public static let monthly: Self = "MONTHLY"
+
+    /// The plans Apple documents: a retention answer offering any other plan shows nothing.
+    public static let documented: [Self] = [.billedUpfront, .monthly]
 }
