@@ -1,4 +1,5 @@
 import Foundation
+import PerennialTestSupport
 
 /// Runs the built `perennial` executable as a user would, capturing its output and exit status.
 ///
@@ -36,7 +37,7 @@ struct CLIProcess {
 
     /// Runs `perennial`, or another `program` (PostgreSQL's client tools), to its end.
     static func run(_ arguments: [String], program: URL? = nil) throws -> Output {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try program ?? executable()
         process.arguments = arguments
         let output = Pipe()
@@ -70,23 +71,5 @@ struct CLIProcess {
                 .utf8
         ).write(to: catalog)
         return catalog
-    }
-}
-
-extension Process {
-    /// Waits for the process to end without blocking a thread: Swift's cooperative pool has one
-    /// thread per core (two here), and a test parked in `waitUntilExit()` starves every other test
-    /// running beside it. After `timeout` the process is killed and the answer is false.
-    func exited(within timeout: Duration = .seconds(30)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while isRunning {
-            if ContinuousClock.now >= deadline {
-                kill(processIdentifier, SIGKILL)
-                while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-                return false
-            }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return true
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PerennialTestSupport
 import PerennialLiveHarness
 import Testing
 
@@ -115,7 +116,7 @@ import FoundationNetworking
             roots: [roots.appendingPathComponent("jws-root.der").path],
             issuerID: situation == "wrong issuer" ? UUID().uuidString.lowercased() : Self.issuerID, serverAPI: base, port: serverPort)
 
-        let server = Process()
+        let server = ChildProcess()
         server.executableURL = try CLIProcess.executable()
         server.arguments = ["serve", "--config", config.path]
         server.standardOutput = FileHandle.nullDevice
@@ -150,7 +151,7 @@ import FoundationNetworking
 
     /// A self-signed root no one else trusts, in DER.
     static func selfSignedRoot() throws -> [UInt8] {
-        let openssl = Process()
+        let openssl = ChildProcess()
         let directory = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")

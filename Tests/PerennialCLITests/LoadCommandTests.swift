@@ -1,4 +1,5 @@
 import Foundation
+import PerennialTestSupport
 import PerennialLiveHarness
 import Testing
 
@@ -89,7 +90,7 @@ import Darwin
         let pki = directory.appendingPathComponent("pki").path
         let port = try FreePort.loopback()
         let simulatorPort = try FreePort.loopback()
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try CLIProcess.executable()
         process.arguments = [
             // No demo subscribers: the load run measures its own traffic alone.

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialTestSupport
 import PerennialLiveHarness
 import PerennialPostgres
 import PerennialStorage
@@ -92,7 +93,7 @@ import Testing
     func twoMigratesAtOnceMigrateOnce() async throws {
         try await ScratchDatabase.with { database in
             let processes = try (0..<2).map { _ in
-                let process = Process()
+                let process = ChildProcess()
                 process.executableURL = try CLIProcess.executable()
                 process.arguments = ["migrate", "--database", database.url]
                 process.standardOutput = FileHandle.nullDevice

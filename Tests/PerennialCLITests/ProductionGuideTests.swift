@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PerennialTestSupport
 import PerennialLiveHarness
 import Testing
 
@@ -83,7 +84,7 @@ final class Machine: @unchecked Sendable {
     let port: Int
     var postgresMigrated = false
     private var apple: SimulatorProcess?
-    private var servers: [Process] = []
+    private var servers: [ChildProcess] = []
     private let restoredName = "perennial_restored_" + UUID().uuidString.prefix(8).lowercased()
 
     init(root: URL, postgres: String) throws {
@@ -128,7 +129,7 @@ final class Machine: @unchecked Sendable {
     /// Runs one line (or script) in a shell in /etc/perennial, where the guide's `perennial.json` is.
     @discardableResult
     func run(_ script: String, allowFailure: Bool = false) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", "set -e\n" + script]
         process.currentDirectoryURL = etc
@@ -170,7 +171,7 @@ final class Machine: @unchecked Sendable {
     /// A server started before is stopped first, as a service manager restarts the service.
     func serve(_ line: String) async throws {
         stopServers()
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         let log = root.appendingPathComponent("serve-\(servers.count).log")
         process.arguments = ["-c", "exec " + local(line) + " > '\(log.path)' 2>&1"]

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialTestSupport
 import PerennialLiveHarness
 import Testing
 
@@ -54,7 +55,7 @@ import Darwin
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try FreePort.loopback()
         let database = directory.appendingPathComponent("fresh/perennial.sqlite").path
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try CLIProcess.executable()
         process.arguments = ["serve", "--port", String(port), "--database", "sqlite:\(database)"]
         process.currentDirectoryURL = directory
@@ -92,7 +93,7 @@ import Darwin
         let directory = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try FreePort.loopback()
-        let first = Process()
+        let first = ChildProcess()
         first.executableURL = try CLIProcess.executable()
         first.arguments = ["serve", "--port", String(port), "--database", "sqlite:\(directory.path)/first.sqlite"]
         first.standardError = FileHandle.nullDevice

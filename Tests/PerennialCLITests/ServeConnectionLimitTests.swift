@@ -1,4 +1,5 @@
 import Foundation
+import PerennialTestSupport
 import PerennialLiveHarness
 import Testing
 
@@ -25,7 +26,7 @@ import Glibc
         try Data(#"{"limits": {"headerTimeoutSeconds": 1}}"#.utf8).write(to: config)
         let log = directory.appendingPathComponent("serve.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
         process.arguments = [
             "--nofile=\(openFiles)", try CLIProcess.executable().path, "serve", "--config", config.path, "--port", String(port),

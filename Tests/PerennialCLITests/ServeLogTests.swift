@@ -1,4 +1,5 @@
 import Foundation
+import PerennialTestSupport
 import PerennialLiveHarness
 import Testing
 
@@ -18,7 +19,7 @@ import FoundationNetworking
         let wrongKey = "sk_guess_\(UUID().uuidString)"
         let log = directory.appendingPathComponent("serve.log")
         try Data().write(to: log)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try CLIProcess.executable()
         process.arguments = [
             "serve", "--simulator", "--no-simulator-seed", "--log-format", "json", "--port", String(port),

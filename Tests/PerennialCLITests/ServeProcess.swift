@@ -1,4 +1,5 @@
 import Foundation
+import PerennialTestSupport
 import PerennialLiveHarness
 
 #if canImport(FoundationNetworking)
@@ -13,7 +14,7 @@ import Darwin
 /// One `perennial serve` process started from the built executable, its output in a log file (a
 /// pipe nobody reads would fill up and block the server).
 struct ServeProcess {
-    let process: Process
+    let process: ChildProcess
     let url: URL
     let log: URL
 
@@ -26,7 +27,7 @@ struct ServeProcess {
         let log = logDirectory.appendingPathComponent("\(name).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try CLIProcess.executable()
         process.arguments = ["serve", "--config", config.path, "--port", String(port), "--database", database] + arguments
         process.standardOutput = output

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PerennialTestSupport
 import PerennialLiveHarness
 import PerennialPostgres
 import PerennialSQLite
@@ -33,7 +34,7 @@ import Darwin
         let keyFile = directory.appendingPathComponent("key.p8")
         try Data(key.pemRepresentation.utf8).write(to: keyFile)
         let adminKey = "sk_test_\(UUID().uuidString)"
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try CLIProcess.executable()
         process.arguments = [
             "serve", "--simulator", "--port", String(port), "--simulator-port", String(simulatorPort),
@@ -179,9 +180,9 @@ import Darwin
     }
 
     /// `serve --simulator` on `database`, free ports, its log in `log`, started.
-    private static func serveSimulator(database: String, log: URL) throws -> Process {
+    private static func serveSimulator(database: String, log: URL) throws -> ChildProcess {
         try Data().write(to: log)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try CLIProcess.executable()
         process.arguments = [
             "serve", "--simulator", "--port", String(try FreePort.loopback()), "--simulator-port", String(try FreePort.loopback()),

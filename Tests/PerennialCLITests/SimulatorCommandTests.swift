@@ -1,4 +1,5 @@
 import Foundation
+import PerennialTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -16,7 +17,7 @@ struct SimulatorCommandTests {
         let catalog = try CLIProcess.writeCatalog(in: directory)
         let roots = directory.appendingPathComponent("roots")
 
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try CLIProcess.executable()
         process.arguments = [
             "simulator", "--port", "0", "--catalog", catalog.path, "--roots-dir", roots.path, "--virtual-clock", "--seed", "3",
@@ -45,7 +46,7 @@ struct SimulatorCommandTests {
     @Test func failsClearlyWithoutACatalog() throws {
         let directory = try CLIProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try CLIProcess.executable()
         process.arguments = ["simulator", "--port", "0"]
         process.currentDirectoryURL = directory

@@ -1,17 +1,18 @@
 import Foundation
+import PerennialTestSupport
 import Testing
 
 /// `perennial simulator` started as Apple for a CLI test: a Server API that takes one key, its
 /// signing roots written to a directory, notifications sent once to a server's URL.
 struct SimulatorProcess {
-    let process: Process
+    let process: ChildProcess
     /// Where its Server API and device routes answer.
     let url: URL
 
     /// Starts it with the catalog, the Server API key (`keyFile`, with ``CheckCommandTests``'s key
     /// and issuer ids) and, when given, the URL its V2 notifications go to; waits until it listens.
     static func start(catalog: URL, rootsDirectory: URL, keyFile: URL, notifyV2: String? = nil) async throws -> SimulatorProcess {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try CLIProcess.executable()
         process.arguments =
             [

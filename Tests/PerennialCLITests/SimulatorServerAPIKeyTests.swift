@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PerennialTestSupport
 import PerennialAppStore
 import Testing
 
@@ -24,7 +25,7 @@ struct SimulatorServerAPIKeyTests {
         let keyFile = directory.appendingPathComponent("AuthKey_\(Self.keyID).p8")
         try Data(key.pemRepresentation.utf8).write(to: keyFile)
 
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try CLIProcess.executable()
         process.arguments = [
             "simulator", "--port", "0", "--catalog", catalog.path, "--virtual-clock",

@@ -1,4 +1,5 @@
 import Foundation
+import PerennialTestSupport
 import Testing
 
 /// The wire contract held in one place: every golden answer (Golden/*.json, the server's exact
@@ -10,7 +11,7 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func everyGoldenAnswerMatchesTheSpecsSchema() throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.root.appendingPathComponent("Scripts/check-wire-contract").path]
         process.currentDirectoryURL = Self.root
