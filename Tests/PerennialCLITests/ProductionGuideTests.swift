@@ -79,6 +79,8 @@ struct ProductionGuideTests {
 /// The operator's machine made in a directory: /etc/perennial, /var/lib/perennial,
 /// /var/backups/perennial and /usr/local/bin/perennial under `root`, and the processes started.
 final class Machine: @unchecked Sendable {
+    // Invariant making `@unchecked Sendable` sound: one test drives a machine, one step at a time;
+    // its mutable state (the processes, whether PostgreSQL was migrated) is never shared.
     let root: URL
     let postgres: URLComponents
     let port: Int

@@ -46,8 +46,11 @@ public final class ChildProcess: @unchecked Sendable {
         lock.withLock {
             guard status == nil, pid > 0 else { return false }
             var raw: Int32 = 0
-            guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
-            record(raw)
+            switch waitpid(pid, &raw, WNOHANG) {
+            case 0: return true
+            case pid: record(raw)
+            default: break  // reaped by a `waitUntilExit()` on another thread, which records it
+            }
             return false
         }
     }
