@@ -8,14 +8,16 @@ import Testing
 
 /// The client routes' rates, and the back-off after failed authentications (docs/configuration.md,
 /// "Limits"): the probe's 500 wrong sign-ins in 0.38 s and 500 wrong admin keys in 0.34 s were all
-/// answered at once, and nothing bounded a client's requests. Rates here are far below a second a
-/// request, so no test depends on how fast the machine runs.
+/// answered at once, and nothing bounded a client's requests. The rate tests count on a clock that
+/// stands still, so no test depends on how fast the machine runs (a loaded machine once took over
+/// ten seconds for five requests and refilled a token).
 @Suite struct ThrottleTests {
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     @Test func aClientPastItsBurstIsAnswered429WithRetryAfter() async throws {
         let server = try await ServerHarness(
-            limits: ServerLimits(clientRequestsPerSecondPerAddress: 0.1, clientRequestsPerSecondPerKey: 1e9, clientBurst: 5))
+            limits: ServerLimits(clientRequestsPerSecondPerAddress: 0.1, clientRequestsPerSecondPerKey: 1e9, clientBurst: 5),
+            wallClock: TestClock(StoreWorld.start))
         try await server.test { client async throws in
             for _ in 0..<5 { #expect(try await client.subscriber("alice").status == .ok) }
             let refused = try await client.subscriber("alice")
@@ -31,7 +33,8 @@ import Testing
     @Test func addressesHaveTheirOwnRatesAndShareTheirKeys() async throws {
         let server = try await ServerHarness(
             limits: ServerLimits(
-                clientRequestsPerSecondPerAddress: 0.1, clientRequestsPerSecondPerKey: 0.1, clientBurst: 3, trustForwardedFor: true))
+                clientRequestsPerSecondPerAddress: 0.1, clientRequestsPerSecondPerKey: 0.1, clientBurst: 3, trustForwardedFor: true),
+            wallClock: TestClock(StoreWorld.start))
         try await server.test { client async throws in
             for _ in 0..<2 { #expect(try await Self.read(client, from: "203.0.113.1") == .ok) }
             // The first address has one request left, the key one: the second address takes it.

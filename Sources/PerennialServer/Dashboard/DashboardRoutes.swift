@@ -149,7 +149,7 @@ struct DashboardRoutes: Sendable {
     private func search(_ text: String, session: DashboardSessions.Session) async throws -> Response {
         let query = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !query.isEmpty else { return Response.redirect(to: "/dashboard", type: .normal) }
-        if SupportRoutes.isTransactionID(query), let found = try await dependencies.storage.purchase(ofTransaction: query) {
+        if ActionTargets.isTransactionID(query), let found = try await dependencies.storage.purchase(ofTransaction: query) {
             if let owner = found.owner, let app = dependencies.apps.apps.first(where: { $0.bundleID == found.appBundleID }) {
                 return Response.redirect(to: Self.subscriberPath(app: app.id, user: owner.rawValue), type: .normal)
             }
@@ -196,25 +196,26 @@ struct DashboardRoutes: Sendable {
     private func grant(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
         try await subscriberAction(request, context: context, session: session, form: GrantForm.self) { fields, app, user in
             let reason = fields.reason?.trimmingCharacters(in: .whitespacesAndNewlines)
-            _ = try await GrantRoutes(dependencies: dependencies).grant(
-                GrantRequest(entitlementId: fields.entitlementId ?? "", duration: fields.duration ?? "", reason: reason?.isEmpty == false ? reason : nil),
-                to: user, in: app, admin: session.keyName)
+            _ = try await dependencies.perform(
+                GrantEntitlement(
+                    request: GrantRequest(entitlementId: fields.entitlementId ?? "", duration: fields.duration ?? "", reason: reason?.isEmpty == false ? reason : nil),
+                    user: user, app: app),
+                by: session.actingKey)
         }
     }
 
     /// Ends one of the subscriber's grants now.
     private func revokeGrant(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
         try await subscriberAction(request, context: context, session: session, form: NoFields.self) { _, app, user in
-            _ = try await GrantRoutes(dependencies: dependencies).revoke(
-                grant: context.parameters.get("grantId") ?? "", of: user, in: app, admin: session.keyName, reason: "from the dashboard")
+            _ = try await dependencies.perform(
+                RevokeGrant(grantID: context.parameters.get("grantId") ?? "", user: user, app: app, reason: "from the dashboard"), by: session.actingKey)
         }
     }
 
     /// Asks Apple about the subscriber's subscriptions now.
     private func refresh(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
         try await subscriberAction(request, context: context, session: session, form: NoFields.self) { _, app, user in
-            try await SupportRoutes(dependencies: dependencies).refresh(
-                subscriber: user, in: app, client: try SupportRoutes.serverAPIClient(of: app), admin: session.keyName, reason: "from the dashboard")
+            _ = try await dependencies.perform(RefreshSubscriber(user: user, reason: "from the dashboard", app: app), by: session.actingKey)
         }
     }
 
@@ -222,11 +223,10 @@ struct DashboardRoutes: Sendable {
     /// the admin API does; a purchase of another user of the app is not this page's to change.
     private func setAppAccountToken(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
         try await subscriberAction(request, context: context, session: session, form: NoFields.self) { _, app, user in
-            let support = SupportRoutes(dependencies: dependencies)
-            let client = try SupportRoutes.serverAPIClient(of: app)
-            let (id, owner) = try await support.ownedPurchase(context.parameters.get("originalTransactionId"), in: app)
-            guard owner == user else { throw APIError.notFound("purchase \(id) is not \(user)'s") }
-            try await support.setAppAccountToken(ofPurchase: id, ownedBy: owner, in: app, client: client, admin: session.keyName, reason: "from the dashboard")
+            _ = try await dependencies.perform(
+                SetAppAccountToken(
+                    originalTransactionID: context.parameters.get("originalTransactionId"), expectedOwner: user, reason: "from the dashboard", app: app),
+                by: session.actingKey)
         }
     }
 
@@ -297,10 +297,8 @@ struct DashboardRoutes: Sendable {
     private func lookUpOrder(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
         let fields = try await form(request, as: OrderForm.self)
         let app = try pathApp(context)
-        let client = try SupportRoutes.serverAPIClient(of: app)
         let order = (fields.orderId ?? "").trimmingCharacters(in: .whitespaces)
-        guard SupportRoutes.isOrderID(order) else { throw APIError.malformed("an order id is letters and digits, as in Apple's receipt email") }
-        let answer = try await SupportRoutes(dependencies: dependencies).lookUp(order: order, in: app, client: client, admin: session.keyName)
+        let answer = try await dependencies.perform(LookUpOrder(orderID: order, app: app), by: session.actingKey)
         let owners = answer.purchases.compactMap(\.appUserId)
         if Set(owners).count == 1, let owner = owners.first {
             return Response.redirect(to: Self.subscriberPath(app: app.id, user: owner), type: .normal)

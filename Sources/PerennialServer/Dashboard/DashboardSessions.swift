@@ -22,6 +22,9 @@ struct DashboardSessions: Sendable {
         let csrfToken: String
         let expires: Date
 
+        /// The key an action from this browser is performed with.
+        var actingKey: ActingKey { ActingKey(name: keyName, scope: scope) }
+
         /// Whether `presented` is this session's CSRF token, compared in constant time.
         func accepts(csrfToken presented: String?) -> Bool {
             guard let presented else { return false }

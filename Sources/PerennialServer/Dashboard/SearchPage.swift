@@ -7,7 +7,7 @@ enum SearchPage {
     /// is an order id (a POST: Apple's answer is stored).
     static func notFound(_ query: String, orderApps: [String], session: DashboardSessions.Session) -> DashboardPage {
         var body: HTML = "<h1>No match</h1><p class=\"notice\">No stored transaction and no app user has the id <code>\(query)</code>.</p>"
-        if SupportRoutes.isOrderID(query), !orderApps.isEmpty {
+        if ActionTargets.isOrderID(query), !orderApps.isEmpty {
             let allowed = session.scope >= .support
             let forms = HTML.join(
                 orderApps.map {

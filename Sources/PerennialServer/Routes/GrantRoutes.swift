@@ -1,104 +1,27 @@
 import Foundation
 import Hummingbird
-import Logging
 import PerennialCore
 import PerennialStorage
 
-/// Giving an app user an entitlement until a date (or for a duration) and taking it back early:
-/// what support does for a customer hit by an outage, a reviewer, a partner. A grant counts in
-/// every answer beside the purchases (the entitlement names it with `grantId`), and each change
-/// is one transaction with its webhook event and its timeline entry naming the admin key and why.
-///
-/// Needs the support scope; an unknown entitlement or user, or an end not after now, is refused
-/// with nothing stored.
+/// The admin API's door to the grant actions (``GrantEntitlement``, ``RevokeGrant``).
 struct GrantRoutes: Sendable {
     let dependencies: ServerDependencies
 
     func add(to router: Router<PerennialRequestContext>) {
-        let actions = router.group("admin/v1").add(middleware: dependencies.adminAuthentication(requiring: .support))
-        actions.post("apps/:appId/subscribers/:appUserId/grants") { request, context in
-            let app = try PathApp.from(context, in: dependencies.apps)
-            let body = try await JSONResponse.decodeStrictly(GrantRequest.self, from: request, context: context)
-            return JSONResponse.make(try await grant(body, to: try PathUser.from(context), in: app, admin: context.adminName), status: .created)
+        let subscriber = router.group("admin/v1/apps/:appId/subscribers/:appUserId")
+        subscriber.action(.post, "grants", dependencies: dependencies) { request, context in
+            let (app, user) = (try PathApp.from(context, in: dependencies.apps), try PathUser.from(context))
+            return GrantEntitlement(request: try await JSONResponse.decodeStrictly(GrantRequest.self, from: request, context: context), user: user, app: app)
+        } answer: {
+            JSONResponse.make($0, status: .created)
         }
-        actions.post("apps/:appId/subscribers/:appUserId/grants/:grantId/revoke") { request, context in
-            let app = try PathApp.from(context, in: dependencies.apps)
-            let body = try await JSONResponse.decodeStrictlyOptional(ActionRequest.self, from: request, context: context)
-            return JSONResponse.make(
-                try await revoke(
-                    grant: context.parameters.get("grantId") ?? "", of: try PathUser.from(context), in: app, admin: context.adminName,
-                    reason: body?.reason))
+        subscriber.action(.post, "grants/:grantId/revoke", dependencies: dependencies) { request, context in
+            let (app, user) = (try PathApp.from(context, in: dependencies.apps), try PathUser.from(context))
+            return RevokeGrant(
+                grantID: context.parameters.get("grantId") ?? "", user: user, app: app,
+                reason: try await JSONResponse.decodeStrictlyOptional(ActionRequest.self, from: request, context: context)?.reason)
+        } answer: {
+            JSONResponse.make($0)
         }
-    }
-
-    /// Gives `user` of `app` the entitlement `body` asks for, attributed to the admin key `admin`
-    /// (the admin API and the dashboard both); the user's answer with the grant counted.
-    func grant(_ body: GrantRequest, to user: AppUserID, in app: AppContext, admin: String) async throws -> SubscriberResponse {
-        guard app.engine.catalog.entitlements.contains(where: { $0.id == body.entitlementId }) else {
-            throw GrantError.unknownEntitlement(body.entitlementId, app: app.id)
-        }
-        let now = dependencies.clock.now
-        let expiresAt = try Self.end(of: body, from: now)
-        let grant = EntitlementGrant(
-            id: "grant_\(UUID().uuidString.lowercased())", entitlementID: body.entitlementId, startsAt: now, expiresAt: expiresAt,
-            grantedBy: admin, reason: body.reason)
-        let action = AdminAction(admin: admin, action: "grant", reason: body.reason)
-        let write = try GrantWrite.granting(grant, to: user, appBundleID: app.bundleID, by: action, now: now)
-        guard try await dependencies.storage.addGrant(write) else { throw GrantError.unknownUser(user.rawValue, app: app.id) }
-        dependencies.webhookWakeUp.nudge()
-        dependencies.logger.info(
-            "admin action: entitlement granted",
-            metadata: [
-                "admin": "\(admin)", "app": "\(app.id)", "appUserId": "\(user)", "grantId": "\(grant.id)", "entitlement": "\(grant.entitlementID)",
-            ])
-        return try await dependencies.pipeline(for: app).answer(for: user, now: now)
-    }
-
-    /// Ends the running grant `id` of `user` now, attributed to the admin key `admin`; the user's
-    /// answer without it.
-    func revoke(grant id: String, of user: AppUserID, in app: AppContext, admin: String, reason: String?) async throws -> SubscriberResponse {
-        let now = dependencies.clock.now
-        let action = AdminAction(admin: admin, action: "revokeGrant", reason: reason)
-        guard try await dependencies.storage.revokeGrant(id: id, of: user, appBundleID: app.bundleID, by: action, at: now) != nil else {
-            throw GrantError.noRunningGrant(id, user: user.rawValue)
-        }
-        dependencies.webhookWakeUp.nudge()
-        dependencies.logger.info(
-            "admin action: grant revoked", metadata: ["admin": "\(admin)", "app": "\(app.id)", "appUserId": "\(user)", "grantId": "\(id)"])
-        return try await dependencies.pipeline(for: app).answer(for: user, now: now)
-    }
-
-    /// The end the request asks for: an instant, or a duration from `now`; it must come after `now`
-    /// and within a century. A later end is a typo, not a lifetime: `P99999999999Y` ended in the year
-    /// 100000002025, which the SDK's date parser refuses, so the user's whole answer failed to decode.
-    private static func end(of body: GrantRequest, from now: Date) throws(GrantError) -> Date {
-        let end: Date
-        let asked: String
-        switch (body.expiresAt, body.duration) {
-        case (let text?, nil):
-            asked = text
-            guard let date = Self.instant(text) else {
-                throw .invalidEnd("expiresAt must be an ISO 8601 instant such as 2026-12-01T00:00:00Z, got \"\(text)\"")
-            }
-            end = date
-        case (nil, let text?):
-            asked = text
-            guard let duration = SubscriptionDuration(iso8601: text) else {
-                throw .invalidEnd("duration must be an ISO 8601 duration of one component (P3D, P2W, P1M, P1Y), got \"\(text)\"")
-            }
-            // Past a century whatever the calendar (the limit below says so); adding it could overflow.
-            end = duration.months > 100 * 12 || duration.days > 100 * 366 ? .distantFuture : duration.end(startingAt: now)
-        default:
-            throw .invalidEnd("give exactly one of expiresAt (an instant) and duration (from now)")
-        }
-        guard end > now else { throw .endsInThePast(APIJSON.string(from: end)) }
-        let latest = UTCCalendar.adding(months: 100 * 12, to: now)
-        guard end <= latest else { throw .invalidEnd("a grant ends within 100 years, by \(APIJSON.string(from: latest)); got \"\(asked)\"") }
-        return end
-    }
-
-    private static func instant(_ text: String) -> Date? {
-        (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
     }
 }

@@ -5,10 +5,8 @@ import PerennialAppStore
 import PerennialCore
 import PerennialStorage
 
-/// Extending the renewal date of every active subscriber of a product (Apple's mass extension):
-/// asked of Apple with a support-scope key, then followed by ``MassExtensions`` (a job in the
-/// database, so any instance follows it) until Apple reports it complete and its results are applied, each extended subscriber's timeline naming the admin
-/// key and the reason. Its status (Apple's and Perennial's) answers any admin key.
+/// The admin API's door to mass renewal-date extensions: ``RequestMassExtension`` asks Apple and
+/// starts following it; the status (Apple's and Perennial's) answers any admin key.
 struct MassExtensionRoutes: Sendable {
     let dependencies: ServerDependencies
 
@@ -26,29 +24,14 @@ struct MassExtensionRoutes: Sendable {
 
     func add(to router: Router<PerennialRequestContext>) {
         let reads = router.group("admin/v1/apps/:appId/products").add(middleware: dependencies.adminAuthentication(requiring: .readOnly))
-        let actions = router.group("admin/v1/apps/:appId/products").add(middleware: dependencies.adminAuthentication(requiring: .support))
-        actions.post(":productId/mass-extensions") { request, context in
-            let (app, client, productID) = try target(context)
-            let body = try await JSONResponse.decodeStrictly(MassExtensionRequest.self, from: request, context: context)
-            try RenewalExtensionRules.check(days: body.extendByDays, reasonCode: body.extendReasonCode)
-            try RenewalExtensionRules.check(storefronts: body.storefrontCountryCodes)
-            let id = UUID().uuidString.lowercased()
-            let since = dependencies.clock.now.addingTimeInterval(-60)
-            let json = try JSONEncoder().encode(
-                MassExtendRenewalDateRequest(
-                    extendByDays: body.extendByDays, extendReasonCode: ExtendReasonCode(rawValue: body.extendReasonCode), requestIdentifier: id,
-                    storefrontCountryCodes: body.storefrontCountryCodes, productId: productID))
-            let _: MassExtendRenewalDateResponse = try await client.send(.massExtendRenewalDate(body: ServerAPIRequestBody(json: json)))
-            let reason = body.reason.map { "\(body.extendByDays) days for all of \(productID): \($0)" } ?? "\(body.extendByDays) days for all of \(productID)"
-            let action = AdminAction(admin: context.adminName, action: "massExtend", reason: reason)
-            let progress = try await MassExtensions.start(
-                id, productID: productID, since: since, action: action, app: app, storage: dependencies.storage, now: dependencies.clock.now)
-            dependencies.logger.info(
-                "admin action: mass extension requested",
-                metadata: ["admin": "\(context.adminName)", "app": "\(app.id)", "productId": "\(productID)", "requestIdentifier": "\(id)"])
-            return JSONResponse.make(
-                Status(requestIdentifier: id, productId: productID, complete: false, perennial: progress),
-                status: .accepted)
+        let products = router.group("admin/v1/apps/:appId/products")
+        products.action(.post, ":productId/mass-extensions", dependencies: dependencies) { request, context in
+            let app = try PathApp.from(context, in: dependencies.apps)
+            return RequestMassExtension(
+                productID: context.parameters.get("productId") ?? "",
+                request: try await JSONResponse.decodeStrictly(MassExtensionRequest.self, from: request, context: context), app: app)
+        } answer: {
+            JSONResponse.make($0, status: .accepted)
         }
         reads.get(":productId/mass-extensions/:requestIdentifier") { _, context in
             let (_, client, productID) = try target(context)
@@ -73,11 +56,16 @@ struct MassExtensionRoutes: Sendable {
     /// The path's app, its Server API client and its auto-renewable product.
     private func target(_ context: PerennialRequestContext) throws -> (AppContext, AppStoreServerAPIClient, String) {
         let app = try PathApp.from(context, in: dependencies.apps)
-        guard let client = app.serverAPI else { throw EvidenceError.notConfigured("app \(app.id) has no App Store Server API key (serverAPI)") }
+        let client = try ActionTargets.serverAPIClient(of: app)
         let productID = context.parameters.get("productId") ?? ""
+        try Self.checkProduct(productID, in: app)
+        return (app, client, productID)
+    }
+
+    /// Refuses a product that is not one of the app's auto-renewable subscriptions.
+    static func checkProduct(_ productID: String, in app: AppContext) throws(APIError) {
         guard app.catalog.product(id: productID)?.type == .autoRenewable else {
             throw APIError.notFound("app \(app.id)'s catalog has no auto-renewable subscription \(productID)")
         }
-        return (app, client, productID)
     }
 }

@@ -52,6 +52,15 @@ public struct PerennialRequestContext: RequestContext {
         return (app, user)
     }
 
+    /// The admin key the request was authenticated with; only routes behind
+    /// ``AdminAuthentication`` ask.
+    func actingKey() throws(APIError) -> ActingKey {
+        guard case .admin(let name, let scope) = caller else {
+            throw APIError(status: .internalServerError, code: "internal", message: "the route is not behind admin authentication")
+        }
+        return ActingKey(name: name, scope: scope)
+    }
+
     /// The name of the admin key the request was authenticated with, for the logs of an action.
     var adminName: String {
         guard case .admin(let name, _) = caller else { return "unknown" }
