@@ -24,9 +24,9 @@ public struct AppEvidenceVerifier: Sendable {
         public var environment: AppStoreEnvironment
         /// The bytes that were verified: what is stored as the evidence's raw form.
         public var raw: Data
-        /// What `raw` is (`receipt`, `verifyReceipt`, `transaction`, `v1`, `v2`, `serverAPI`),
-        /// so that digests of different forms never collide.
-        public var form: String
+        /// What `raw` is, the same value its records carry as their provenance, so that digests of
+        /// different sources never collide.
+        public var source: EvidenceSource
         /// Apple's own id of the evidence when it has one (a V2 notification's `notificationUUID`).
         public var appleID: String?
         /// Apple's notification type, for notifications.
@@ -40,13 +40,13 @@ public struct AppEvidenceVerifier: Sendable {
         public var appTransactionID: String?
 
         public init(
-            records: EvidenceRecords, environment: AppStoreEnvironment, raw: Data, form: String, appleID: String? = nil,
+            records: EvidenceRecords, environment: AppStoreEnvironment, raw: Data, source: EvidenceSource, appleID: String? = nil,
             notificationType: String? = nil, signedDate: Date? = nil, consumptionRequestReason: String? = nil, appTransactionID: String? = nil
         ) {
             self.records = records
             self.environment = environment
             self.raw = raw
-            self.form = form
+            self.source = source
             self.appleID = appleID
             self.notificationType = notificationType
             self.signedDate = signedDate
@@ -104,7 +104,7 @@ public struct AppEvidenceVerifier: Sendable {
         }
         return Verified(
             records: EvidenceRecords(transactions: [transaction]), environment: verifier.environment, raw: Data(signed.utf8),
-            form: "transaction")
+            source: .signedTransaction)
     }
 
     /// A StoreKit 2 `AppTransaction` posted by the app (`AppTransaction.shared`'s
@@ -161,7 +161,7 @@ public struct AppEvidenceVerifier: Sendable {
             records.renewalInfos.first?.originalTransactionID, in: "the notification's signedRenewalInfo",
             belongsTo: records.transactions.first?.originalTransactionID)
         return Verified(
-            records: records, environment: verifier.environment, raw: body, form: "v2", appleID: uuid,
+            records: records, environment: verifier.environment, raw: body, source: .notificationV2, appleID: uuid,
             notificationType: notification.payload.notificationType?.rawValue ?? "unknown", signedDate: notification.payload.signedDate,
             consumptionRequestReason: notification.payload.data?.consumptionRequestReason?.rawValue,
             appTransactionID: notification.appTransaction?.appTransactionId)
@@ -221,7 +221,7 @@ public struct AppEvidenceVerifier: Sendable {
             if let transaction { records.transactions.append(transaction) }
             if let renewalInfo { records.renewalInfos.append(renewalInfo) }
         }
-        return Verified(records: records, environment: environment, raw: data, form: "serverAPI")
+        return Verified(records: records, environment: environment, raw: data, source: .serverAPI)
     }
 
     /// The App Store Server API's Look Up Order ID answer: the order's signed transactions, each
@@ -255,7 +255,7 @@ public struct AppEvidenceVerifier: Sendable {
             }
         }
         guard let environment else { return nil }
-        return Verified(records: records, environment: environment, raw: raw, form: "serverAPI")
+        return Verified(records: records, environment: environment, raw: raw, source: .serverAPI)
     }
 
     /// Evidence that carries a transaction and something said beside it (its renewal info, a
@@ -323,7 +323,7 @@ public struct AppEvidenceVerifier: Sendable {
             throw .invalidEvidence(error.description)
         }
         return Verified(
-            records: records, environment: environment, raw: body, form: "v1",
+            records: records, environment: environment, raw: body, source: .notificationV1,
             notificationType: notification.notification_type?.rawValue ?? "unknown")
     }
 
@@ -416,7 +416,7 @@ public struct AppEvidenceVerifier: Sendable {
         } catch {
             throw .invalidEvidence(error.description)
         }
-        return Verified(records: records, environment: environment, raw: answer.body, form: "verifyReceipt")
+        return Verified(records: records, environment: environment, raw: answer.body, source: .verifyReceipt)
     }
 
     private func locally(_ parsed: ParsedAppReceipt, der: Data, verifier: AppReceiptVerifier) async throws(EvidenceError) -> Verified {
@@ -441,6 +441,6 @@ public struct AppEvidenceVerifier: Sendable {
         } catch {
             throw .invalidEvidence(error.description)
         }
-        return Verified(records: records, environment: environment, raw: der, form: "receipt")
+        return Verified(records: records, environment: environment, raw: der, source: .appReceipt)
     }
 }

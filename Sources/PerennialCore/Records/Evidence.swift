@@ -1,7 +1,11 @@
 public import Foundation
 
-/// Where a record came from, kept on every record so that a subscriber's timeline can be audited
-/// and so that two versions of the same record can be ordered.
+/// Where a record came from — the form of the bytes it was read from — kept on every record so
+/// that a subscriber's timeline can be audited and so that two versions of the same record can be
+/// ordered, and on verified evidence (`AppEvidenceVerifier.Verified.source`) so that digests of
+/// different forms never collide. How the evidence reached the server (posted by an app, notified,
+/// asked of Apple, presented again by an operator) is its `EvidenceKind`, a separate question: a
+/// serverAPI answer arrives by reconciliation, a support lookup or an import.
 public struct EvidenceSource: OpenValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -20,6 +24,9 @@ public struct EvidenceSource: OpenValue {
     public static let notificationV2: Self = "notificationV2"
     /// An App Store Server API answer (statuses, history, transaction info).
     public static let serverAPI: Self = "serverAPI"
+    /// Records already stored, each with its own source, presented again for another user (an
+    /// operator's move, a log-in): the source of such a presentation, never of a record.
+    public static let storedRecords: Self = "storedRecords"
 }
 
 /// The provenance of one record: its source and the instant that orders it against other

@@ -17,7 +17,7 @@ extension EvidencePipeline {
         do throws(StorageError) {
             switch type {
             case NotificationTypeV2.consumptionRequest.rawValue:
-                guard let notificationUUID = verified.appleID, verified.form == "v2" else { return }
+                guard let notificationUUID = verified.appleID, verified.source == .notificationV2 else { return }
                 try await record(verified, id: notificationUUID, about: transaction, now: now)
             case NotificationTypeV2.refund.rawValue:
                 try await settle(transaction.transactionID, as: .refunded, now: now)

@@ -118,7 +118,7 @@ public struct EvidencePipeline: Sendable {
             case .notificationV2(let body): try await app.verifier.notificationV2(body: body)
             case .appleAnswer(let verified, _): verified
             case .ownershipMove(let records, let environment, let user, _):
-                AppEvidenceVerifier.Verified(records: records, environment: environment, raw: Self.move(records, to: user), form: "move")
+                AppEvidenceVerifier.Verified(records: records, environment: environment, raw: Self.move(records, to: user), source: .storedRecords)
             }
         } catch {
             throw refusal(error, kind: evidence.kind)
@@ -153,14 +153,14 @@ public struct EvidencePipeline: Sendable {
     /// an app posts (another user presenting the same purchase goes through the transfer policy);
     /// for Apple's answers to reconciliation, the subscription and the instant asked.
     static func idempotencyKey(of evidence: Evidence, _ verified: AppEvidenceVerifier.Verified, now: Date) -> String {
-        if let id = verified.appleID { return verified.form + ":" + id }
+        if let id = verified.appleID { return verified.source.idempotencyLabel + ":" + id }
         switch evidence {
         case .appleAnswer(_, let originalTransactionID):
             return "reconciliation:\(originalTransactionID):\(Int64((now.timeIntervalSince1970 * 1000).rounded()))"
         case .receipt(_, let user), .signedTransaction(_, let user), .ownershipMove(_, _, let user, _):
-            return EvidenceDigest.key(verified.form, Data(user.rawValue.utf8), verified.raw)
+            return EvidenceDigest.key(verified.source.idempotencyLabel, Data(user.rawValue.utf8), verified.raw)
         case .notificationV1, .notificationV2:
-            return EvidenceDigest.key(verified.form, verified.raw)
+            return EvidenceDigest.key(verified.source.idempotencyLabel, verified.raw)
         }
     }
 
@@ -249,5 +249,20 @@ enum EvidenceDigest {
             hasher.update(data: part)
         }
         return prefix + ":" + hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension EvidenceSource {
+    /// The label idempotency keys were first stored with: a stored key must match a redelivery's,
+    /// so the label never follows a rename of the source.
+    fileprivate var idempotencyLabel: String {
+        switch self {
+        case .appReceipt: "receipt"
+        case .signedTransaction: "transaction"
+        case .notificationV1: "v1"
+        case .notificationV2: "v2"
+        case .storedRecords: "move"
+        default: rawValue
+        }
     }
 }

@@ -113,7 +113,7 @@ public struct ReconciliationService: Service {
         do throws(ReconciliationError) {
             guard let app else { throw .unknownApp(bundleID: check.appBundleID) }
             let answer = try await AppleStatusQuery(storage: storage).ask(check, app: app, now: now)
-            metadata["via"] = "\(answer.form)"
+            metadata["via"] = "\(answer.source)"
             var events = 0
             do throws(IngestError) {
                 // No result: Apple knows nothing more about it, nothing to apply, the check is done.
