@@ -10,38 +10,25 @@ enum PostgresOutboxStatements {
         delivered_at, dead_at, last_error, accepted_endpoints, lease_owner, lease_expires_at
         """
 
-    /// Leases the due heads of the subscribers' queues. `FOR UPDATE SKIP LOCKED` lets concurrent
-    /// claimers pass over each other's rows instead of waiting; a row leased (and committed) by
-    /// another claimer meanwhile fails the re-checked lease condition and is not taken twice.
-    struct Claim: PostgresPreparedStatement {
-        static let sql = """
-            WITH due AS (
-                SELECT o.id FROM outbox o
-                WHERE o.delivered_at IS NULL AND o.dead_at IS NULL
-                  AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= $1)
-                  AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= $1)
-                  AND NOT EXISTS (SELECT 1 FROM outbox p
-                                  WHERE p.app_bundle_id = o.app_bundle_id AND p.app_user_id = o.app_user_id
-                                    AND p.delivered_at IS NULL AND p.dead_at IS NULL AND p.id < o.id)
-                ORDER BY o.id LIMIT $2
-                FOR UPDATE SKIP LOCKED)
-            UPDATE outbox SET lease_owner = $3, lease_expires_at = $4 FROM due WHERE outbox.id = due.id
-            RETURNING outbox.id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts,
-                      next_attempt_at, delivered_at, dead_at, last_error, accepted_endpoints, lease_owner, lease_expires_at
+    /// Leases the due heads of the subscribers' queues: a subscriber's events are delivered in order.
+    struct Claim: PostgresLeaseClaim {
+        static let table = "outbox"
+        static let key = "id"
+        static let due = """
+            delivered_at IS NULL AND dead_at IS NULL AND (next_attempt_at IS NULL OR next_attempt_at <= $1)
+            AND NOT EXISTS (SELECT 1 FROM outbox p
+                            WHERE p.app_bundle_id = outbox.app_bundle_id AND p.app_user_id = outbox.app_user_id
+                              AND p.delivered_at IS NULL AND p.dead_at IS NULL AND p.id < outbox.id)
             """
+        static let order = "id"
+        static let columns = [
+            "id", "event_id", "app_user_id", "app_bundle_id", "kind", "occurred_at", "payload", "created_at", "attempts", "next_attempt_at",
+            "delivered_at", "dead_at", "last_error", "accepted_endpoints", "lease_owner", "lease_expires_at",
+        ]
         let now: Date
         let limit: Int
         let owner: String
         let leaseExpiresAt: Date
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
-            bindings.append(now.timeIntervalSince1970)
-            bindings.append(Int64(limit))
-            bindings.append(owner)
-            bindings.append(leaseExpiresAt.timeIntervalSince1970)
-            return bindings
-        }
 
         func decodeRow(_ row: PostgresRow) throws -> WebhookDelivery { try PostgresOutboxStatements.delivery(from: row) }
     }

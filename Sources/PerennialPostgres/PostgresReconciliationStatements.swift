@@ -6,32 +6,17 @@ import PostgresNIO
 /// The reconciliation schedule's statements, prepared once per pooled connection: the claim and
 /// completions of every check (an apply upserts its checks through ``PostgresPlanWrites``).
 enum PostgresReconciliationStatements {
-    /// Leases the earliest due checks; `FOR UPDATE SKIP LOCKED` lets concurrent claimers pass over
-    /// each other's rows, and a row leased meanwhile fails the re-checked lease condition.
-    struct Claim: PostgresPreparedStatement {
-        static let sql = """
-            WITH due AS (
-                SELECT original_transaction_id FROM reconciliation_checks
-                WHERE due_at IS NOT NULL AND due_at <= $1 AND (lease_expires_at IS NULL OR lease_expires_at <= $1)
-                ORDER BY due_at LIMIT $2
-                FOR UPDATE SKIP LOCKED)
-            UPDATE reconciliation_checks c SET lease_owner = $3, lease_expires_at = $4
-            FROM due WHERE c.original_transaction_id = due.original_transaction_id
-            RETURNING c.original_transaction_id, c.app_bundle_id, c.environment, c.due_at, c.attempts
-            """
+    /// Leases the earliest due checks.
+    struct Claim: PostgresLeaseClaim {
+        static let table = "reconciliation_checks"
+        static let key = "original_transaction_id"
+        static let due = "due_at IS NOT NULL AND due_at <= $1"
+        static let order = "due_at, original_transaction_id"
+        static let columns = ["original_transaction_id", "app_bundle_id", "environment", "due_at", "attempts"]
         let now: Date
         let limit: Int
         let owner: String
         let leaseExpiresAt: Date
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
-            bindings.append(now.timeIntervalSince1970)
-            bindings.append(Int64(limit))
-            bindings.append(owner)
-            bindings.append(leaseExpiresAt.timeIntervalSince1970)
-            return bindings
-        }
 
         func decodeRow(_ row: PostgresRow) throws -> ReconciliationCheck {
             let (id, app, environment, dueAt, attempts) = try row.decode((String, String, String, Double, Int32).self)

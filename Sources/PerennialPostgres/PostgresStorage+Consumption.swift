@@ -20,23 +20,30 @@ extension PostgresStorage {
         }
     }
 
-    /// `SKIP LOCKED`: instances claiming at the same moment take different requests.
     public func claimDueConsumptionRequests(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError)
         -> [RefundRequestRecord]
     {
-        let at = now.timeIntervalSince1970
-        let expires = now.addingTimeInterval(leaseFor).timeIntervalSince1970
+        let claim = ClaimConsumptionRequests(now: now, limit: limit, owner: owner, leaseExpiresAt: now.addingTimeInterval(leaseFor))
         return try await withRows("claim consumption requests") { rows in
-            let claimed = try await rows.connection.query(
-                """
-                UPDATE consumption_requests SET lease_owner = \(owner), lease_expires_at = \(expires)
-                WHERE id IN (
-                    SELECT id FROM consumption_requests
-                    WHERE state = 'pending' AND next_attempt_at <= \(at) AND (lease_expires_at IS NULL OR lease_expires_at <= \(at))
-                    ORDER BY next_attempt_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-                RETURNING id, record
-                """, logger: rows.logger)
-            return try await Self.requests(claimed).sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+            try await rows.all(claim).sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+        }
+    }
+
+    /// Leases the earliest due pending refund requests.
+    private struct ClaimConsumptionRequests: PostgresLeaseClaim {
+        static let table = "consumption_requests"
+        static let key = "id"
+        static let due = "state = 'pending' AND next_attempt_at <= $1"
+        static let order = "next_attempt_at, id"
+        static let columns = ["id", "record"]
+        let now: Date
+        let limit: Int
+        let owner: String
+        let leaseExpiresAt: Date
+
+        func decodeRow(_ row: PostgresRow) throws -> RefundRequestRecord {
+            let (id, record) = try row.decode((String, String).self)
+            return try PostgresStorage.request(id: id, record: record)
         }
     }
 
@@ -109,10 +116,12 @@ extension PostgresStorage {
 
     private static func requests(_ rows: PostgresRowSequence) async throws -> [RefundRequestRecord] {
         var requests: [RefundRequestRecord] = []
-        for try await (id, record) in rows.decode((String, String).self) {
-            requests.append(try StorageJSON.decode(RefundRequestRecord.self, from: record, table: "consumption_requests", key: id))
-        }
+        for try await (id, record) in rows.decode((String, String).self) { requests.append(try request(id: id, record: record)) }
         return requests
+    }
+
+    private static func request(id: String, record: String) throws(StorageError) -> RefundRequestRecord {
+        try StorageJSON.decode(RefundRequestRecord.self, from: record, table: "consumption_requests", key: id)
     }
 
     private static func any(_ rows: PostgresRowSequence) async throws -> Bool {

@@ -16,21 +16,31 @@ extension PostgresStorage {
         }
     }
 
-    /// `FOR UPDATE SKIP LOCKED`: instances claiming at once each take other jobs.
     public func claimDueJobs(kind: String, owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [StoredJob] {
-        let at = now.timeIntervalSince1970
-        let expires = now.addingTimeInterval(leaseFor).timeIntervalSince1970
-        return try await perform("claim \(kind) jobs") {
-            let rows = try await client.query(
-                """
-                UPDATE jobs SET lease_owner = \(owner), lease_expires_at = \(expires)
-                WHERE id IN (
-                    SELECT id FROM jobs
-                    WHERE kind = \(kind) AND state = 'pending' AND next_attempt_at <= \(at) AND (lease_expires_at IS NULL OR lease_expires_at <= \(at))
-                    ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-                RETURNING id, kind, app_bundle_id, state, next_attempt_at, record
-                """, logger: logger)
-            return try await Self.jobs(rows).sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+        let claim = ClaimJobs(now: now, limit: limit, owner: owner, leaseExpiresAt: now.addingTimeInterval(leaseFor), kind: kind)
+        return try await withRows("claim \(kind) jobs") { rows in
+            try await rows.all(claim).sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+        }
+    }
+
+    /// Leases a kind's earliest due pending jobs.
+    private struct ClaimJobs: PostgresLeaseClaim {
+        static let table = "jobs"
+        static let key = "id"
+        static let due = "kind = $5 AND state = 'pending' AND next_attempt_at <= $1"
+        static let order = "next_attempt_at, id"
+        static let columns = ["id", "kind", "app_bundle_id", "state", "next_attempt_at", "record"]
+        let now: Date
+        let limit: Int
+        let owner: String
+        let leaseExpiresAt: Date
+        let kind: String
+
+        func bindDue(_ bindings: inout PostgresBindings) { bindings.append(kind) }
+
+        func decodeRow(_ row: PostgresRow) throws -> StoredJob {
+            let (id, kind, app, state, next, record) = try row.decode((String, String, String, String, Double, String).self)
+            return try PostgresStorage.job(id: id, kind: kind, app: app, state: state, next: next, record: record)
         }
     }
 
@@ -59,11 +69,15 @@ extension PostgresStorage {
     private static func jobs(_ rows: PostgresRowSequence) async throws -> [StoredJob] {
         var jobs: [StoredJob] = []
         for try await (id, kind, app, state, next, record) in rows.decode((String, String, String, String, Double, String).self) {
-            guard let known = StoredJob.State(rawValue: state) else {
-                throw StorageError.corruptRow(table: "jobs", key: id, reason: "unknown state \(state)")
-            }
-            jobs.append(StoredJob(id: id, kind: kind, appBundleID: app, state: known, nextAttemptAt: Date(timeIntervalSince1970: next), record: record))
+            jobs.append(try job(id: id, kind: kind, app: app, state: state, next: next, record: record))
         }
         return jobs
+    }
+
+    private static func job(id: String, kind: String, app: String, state: String, next: Double, record: String) throws(StorageError) -> StoredJob {
+        guard let known = StoredJob.State(rawValue: state) else {
+            throw StorageError.corruptRow(table: "jobs", key: id, reason: "unknown state \(state)")
+        }
+        return StoredJob(id: id, kind: kind, appBundleID: app, state: known, nextAttemptAt: Date(timeIntervalSince1970: next), record: record)
     }
 }

@@ -25,23 +25,11 @@ extension SQLiteStorage {
     public func claimDueConsumptionRequests(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError)
         -> [RefundRequestRecord]
     {
-        let at = now.timeIntervalSince1970
-        let expires = now.addingTimeInterval(leaseFor).timeIntervalSince1970
-        return try await write("claim consumption requests") { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT id, record FROM consumption_requests
-                        WHERE state = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
-                        ORDER BY next_attempt_at LIMIT ?
-                        """),
-                arguments: [at, at, limit])
-            let lease = try db.cachedStatement(sql: "UPDATE consumption_requests SET lease_owner = ?, lease_expires_at = ? WHERE id = ?")
-            return try rows.map { row in
-                let id: String = row["id"]
-                try lease.execute(arguments: [owner, expires, id])
-                return try Self.request(id: id, record: row["record"])
-            }
+        try await write("claim consumption requests") { db in
+            try SQLiteLease(table: "consumption_requests", key: "id").claim(
+                db, columns: "id, record", due: "state = 'pending' AND next_attempt_at <= ?", arguments: [now.timeIntervalSince1970],
+                order: "next_attempt_at, id", limit: limit, owner: owner, now: now, leaseFor: leaseFor
+            ) { row in try Self.request(id: row["id"], record: row["record"]) }
         }
     }
 

@@ -16,22 +16,11 @@ extension SQLiteStorage {
     }
 
     public func claimDueJobs(kind: String, owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [StoredJob] {
-        let at = now.timeIntervalSince1970
-        let expires = now.addingTimeInterval(leaseFor).timeIntervalSince1970
-        // One writer at a time: the SELECT and the UPDATEs run in one write transaction.
-        return try await write("claim \(kind) jobs") { db in
-            let due = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT id, kind, app_bundle_id, state, next_attempt_at, record FROM jobs
-                        WHERE kind = ? AND state = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
-                        ORDER BY next_attempt_at, id LIMIT ?
-                        """),
-                arguments: [kind, at, at, limit]
-            ).map(Self.job)
-            let lease = try db.cachedStatement(sql: "UPDATE jobs SET lease_owner = ?, lease_expires_at = ? WHERE id = ?")
-            for job in due { try lease.execute(arguments: [owner, expires, job.id]) }
-            return due
+        try await write("claim \(kind) jobs") { db in
+            try SQLiteLease(table: "jobs", key: "id").claim(
+                db, columns: "id, kind, app_bundle_id, state, next_attempt_at, record", due: "kind = ? AND state = 'pending' AND next_attempt_at <= ?",
+                arguments: [kind, now.timeIntervalSince1970], order: "next_attempt_at, id", limit: limit, owner: owner, now: now, leaseFor: leaseFor,
+                decode: Self.job)
         }
     }
 

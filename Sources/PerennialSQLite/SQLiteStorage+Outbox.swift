@@ -3,34 +3,25 @@ import GRDB
 public import PerennialStorage
 
 extension SQLiteStorage {
-    /// One write transaction selects the due heads of each subscriber's queue and leases them;
-    /// GRDB serializes writers, so two claims never lease the same entry.
+    /// Leases the due heads of each subscriber's queue: a subscriber's events are delivered in order.
     public func claimDeliveries(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [WebhookDelivery] {
-        let at = now.timeIntervalSince1970
-        let expires = now.addingTimeInterval(leaseFor).timeIntervalSince1970
-        return try await write("claim webhook deliveries") { db in
-            let ids = try Int64.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT o.id FROM outbox o
-                        WHERE o.delivered_at IS NULL AND o.dead_at IS NULL
-                          AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= ?)
-                          AND (o.lease_expires_at IS NULL OR o.lease_expires_at <= ?)
-                          AND o.id = (SELECT MIN(p.id) FROM outbox p
-                                      WHERE p.app_bundle_id = o.app_bundle_id AND p.app_user_id = o.app_user_id
-                                        AND p.delivered_at IS NULL AND p.dead_at IS NULL)
-                        ORDER BY o.id LIMIT ?
-                        """),
-                arguments: [at, at, limit])
-            let lease = try db.cachedStatement(sql: "UPDATE outbox SET lease_owner = ?, lease_expires_at = ? WHERE id = ?")
-            var claimed: [WebhookDelivery] = []
-            for id in ids {
-                try lease.execute(arguments: [owner, expires, id])
-                if let row = try Row.fetchOne(db.cachedStatement(sql: "\(Self.deliveryColumns) WHERE id = ?"), arguments: [id]) {
-                    claimed.append(try Self.delivery(from: row))
-                }
+        try await write("claim webhook deliveries") { db in
+            try SQLiteLease(table: "outbox", key: "id").claim(
+                db, columns: Self.deliveryColumnList,
+                due: """
+                    delivered_at IS NULL AND dead_at IS NULL AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+                    AND id = (SELECT MIN(p.id) FROM outbox p
+                              WHERE p.app_bundle_id = outbox.app_bundle_id AND p.app_user_id = outbox.app_user_id
+                                AND p.delivered_at IS NULL AND p.dead_at IS NULL)
+                    """,
+                arguments: [now.timeIntervalSince1970], order: "id", limit: limit, owner: owner, now: now, leaseFor: leaseFor
+            ) { row in
+                // The row as read, before the lease it now carries.
+                var delivery = try Self.delivery(from: row)
+                delivery.leaseOwner = owner
+                delivery.leaseExpiresAt = Date(timeIntervalSince1970: now.addingTimeInterval(leaseFor).timeIntervalSince1970)
+                return delivery
             }
-            return claimed
         }
     }
 
@@ -118,11 +109,11 @@ extension SQLiteStorage {
                           accepted_endpoints = '[]', lease_owner = NULL, lease_expires_at = NULL
         """
 
-    private static let deliveryColumns = """
-        SELECT id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts, next_attempt_at,
-               delivered_at, dead_at, last_error, accepted_endpoints, lease_owner, lease_expires_at
-        FROM outbox
+    private static let deliveryColumnList = """
+        id, event_id, app_user_id, app_bundle_id, kind, occurred_at, payload, created_at, attempts, next_attempt_at,
+        delivered_at, dead_at, last_error, accepted_endpoints, lease_owner, lease_expires_at
         """
+    private static let deliveryColumns = "SELECT \(deliveryColumnList) FROM outbox"
 
     private static func delivery(from row: Row) throws(StorageError) -> WebhookDelivery {
         let id: Int64 = row["id"]

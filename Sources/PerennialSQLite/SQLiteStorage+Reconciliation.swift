@@ -4,27 +4,16 @@ import PerennialCore
 public import PerennialStorage
 
 extension SQLiteStorage {
-    /// One write transaction selects the due checks and leases them; GRDB serializes writers.
     public func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] {
-        let at = now.timeIntervalSince1970
-        let expires = now.addingTimeInterval(leaseFor).timeIntervalSince1970
-        return try await write("claim reconciliation checks") { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT original_transaction_id, app_bundle_id, environment, due_at, attempts FROM reconciliation_checks
-                        WHERE due_at IS NOT NULL AND due_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
-                        ORDER BY due_at LIMIT ?
-                        """),
-                arguments: [at, at, limit])
-            let lease = try db.cachedStatement(
-                sql: "UPDATE reconciliation_checks SET lease_owner = ?, lease_expires_at = ? WHERE original_transaction_id = ?")
-            return try rows.map { row in
-                let id: String = row["original_transaction_id"]
-                try lease.execute(arguments: [owner, expires, id])
-                return ReconciliationCheck(
-                    originalTransactionID: id, appBundleID: row["app_bundle_id"], environment: AppStoreEnvironment(rawValue: row["environment"]),
-                    dueAt: Date(timeIntervalSince1970: row["due_at"]), attempts: row["attempts"])
+        try await write("claim reconciliation checks") { db in
+            try SQLiteLease(table: "reconciliation_checks", key: "original_transaction_id").claim(
+                db, columns: "original_transaction_id, app_bundle_id, environment, due_at, attempts", due: "due_at IS NOT NULL AND due_at <= ?",
+                arguments: [now.timeIntervalSince1970], order: "due_at, original_transaction_id", limit: limit, owner: owner, now: now, leaseFor: leaseFor
+            ) { row in
+                ReconciliationCheck(
+                    originalTransactionID: row["original_transaction_id"], appBundleID: row["app_bundle_id"],
+                    environment: AppStoreEnvironment(rawValue: row["environment"]), dueAt: Date(timeIntervalSince1970: row["due_at"]),
+                    attempts: row["attempts"])
             }
         }
     }
