@@ -7,13 +7,13 @@ public import PerennialStorage
 /// `/metrics` ask.
 public struct Analytics: Sendable {
     public let apps: AppRegistry
-    public let storage: any SubscriberStorage
+    public let storage: any AnalyticsStorage
     public let clock: any TimeSource
 
     /// The longest range a report covers: ten years of days.
     public static let maximumDays = 3_660
 
-    public init(apps: AppRegistry, storage: any SubscriberStorage, clock: any TimeSource) {
+    public init(apps: AppRegistry, storage: any AnalyticsStorage, clock: any TimeSource) {
         self.apps = apps
         self.storage = storage
         self.clock = clock

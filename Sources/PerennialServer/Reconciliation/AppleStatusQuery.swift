@@ -8,7 +8,7 @@ import PerennialStorage
 /// Every answer is verified by the app's ``PerennialAppStore/AppEvidenceVerifier`` like any other
 /// evidence before it becomes records.
 struct AppleStatusQuery: Sendable {
-    let storage: any SubscriberStorage
+    let storage: any SubscriberRecordStore & ReconciliationSchedule
 
     func ask(_ check: ReconciliationCheck, app: AppContext, now: Date) async throws(ReconciliationError) -> AppEvidenceVerifier.Verified {
         if let client = app.serverAPI {

@@ -8,7 +8,7 @@ import PerennialStorage
 /// each one through the same path as a live V2 notification, so the ones already received are
 /// duplicates (same `notificationUUID`) and change nothing.
 struct NotificationBackfill: Sendable {
-    let storage: any SubscriberStorage
+    let storage: any ReconciliationSchedule
     let options: ReconciliationOptions
     let logger: Logger
 

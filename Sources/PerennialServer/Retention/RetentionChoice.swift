@@ -10,7 +10,7 @@ import PerennialStorage
 /// reads one user's records and signs at most one offer: Apple waits well under a second.
 struct RetentionChoice: Sendable {
     let app: AppContext
-    let storage: any SubscriberStorage
+    let storage: any SubscriberRecordStore & AuditTrail
 
     /// The policy's choice for the subscription Apple asks about at `now`, recorded in the timeline.
     func answer(to asked: DecodedRealtimeRequestBody, now: Date) async throws -> RealtimeResponseBody {

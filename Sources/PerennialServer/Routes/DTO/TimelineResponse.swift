@@ -65,7 +65,7 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
 extension TimelineResponse {
     /// The user's audit timeline in the app with the evidence behind each entry, as the admin API,
     /// the dashboard and a personal-data export show it.
-    static func read(of user: AppUserID, appBundleID: String, from storage: any SubscriberStorage) async throws(StorageError) -> TimelineResponse {
+    static func read(of user: AppUserID, appBundleID: String, from storage: any AuditTrail) async throws(StorageError) -> TimelineResponse {
         let entries = try await storage.timeline(of: user, appBundleID: appBundleID)
         var evidence: [Int64: TimelineResponse.Evidence] = [:]
         for id in Set(entries.compactMap(\.evidenceID)) {
