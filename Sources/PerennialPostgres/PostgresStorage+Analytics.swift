@@ -53,35 +53,35 @@ extension PostgresStorage {
     /// those apps' counters, in one read-only transaction on one snapshot (`REPEATABLE READ`).
     func analyticsSnapshot(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsSnapshot {
         try await transaction("rebuild analytics: sum the records", readOnlySnapshot: true) { rows in
-            let sums = AnalyticsRebuildSums()
             var unknownApps: [String: Int] = [:]
-            var after = ""
-            while true {
-                let subscriptions = try await rows.all(PostgresAnalyticsStatements.Subscriptions(after: after, limit: 1000))
-                guard let last = subscriptions.last else { break }
-                let first = after
-                after = last.0
-                var batch = AnalyticsRebuildSums.Batch()
-                var known: [String: Int] = [:]
-                for (id, app) in subscriptions {
-                    if let facts = apps[app] { known[id] = batch.add(id: id, app: app, facts: facts) } else { unknownApps[app, default: 0] += 1 }
-                }
-                // The batch's records in one row, over the same range of ids (in the same collation)
-                // as the batch's subscriptions.
-                if var records = try await rows.all(PostgresAnalyticsStatements.BatchRecords(after: first, through: after)).first ?? nil {
-                    records.json.withUTF8 { utf8 in
-                        var offset = 0
-                        for index in records.ids.indices {
-                            let json = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[offset..<offset + Int(records.lengths[index])])
-                            offset += json.count
-                            guard let number = known[records.ids[index]] else { continue }
-                            if records.kinds[index] == 0 { batch.addTransaction(json, of: number) } else { batch.setRenewalInfo(json, of: number) }
+            let (rebuilt, subscriptions) = try await AnalyticsRebuildSums.sum { add in
+                var after = ""
+                while true {
+                    let subscriptions = try await rows.all(PostgresAnalyticsStatements.Subscriptions(after: after, limit: 1000))
+                    guard let last = subscriptions.last else { break }
+                    let first = after
+                    after = last.0
+                    var batch = AnalyticsRebuildSums.Batch()
+                    var known: [String: Int] = [:]
+                    for (id, app) in subscriptions {
+                        if let facts = apps[app] { known[id] = batch.add(id: id, app: app, facts: facts) } else { unknownApps[app, default: 0] += 1 }
+                    }
+                    // The batch's records in one row, over the same range of ids (in the same collation)
+                    // as the batch's subscriptions.
+                    if var records = try await rows.all(PostgresAnalyticsStatements.BatchRecords(after: first, through: after)).first ?? nil {
+                        records.json.withUTF8 { utf8 in
+                            var offset = 0
+                            for index in records.ids.indices {
+                                let json = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[offset..<offset + Int(records.lengths[index])])
+                                offset += json.count
+                                guard let number = known[records.ids[index]] else { continue }
+                                if records.kinds[index] == 0 { batch.addTransaction(json, of: number) } else { batch.setRenewalInfo(json, of: number) }
+                            }
                         }
                     }
+                    if !batch.isEmpty { try await add(batch) }
                 }
-                if !batch.isEmpty { try await sums.add(batch) }
             }
-            let (rebuilt, subscriptions) = try await sums.finish()
             var kept: [String: [AnalyticsStoredRow]] = [:]
             for app in apps.keys { kept[app] = try await rows.all(PostgresAnalyticsStatements.AppCounters(app: app)) }
             return AnalyticsSnapshot(rebuilt: rebuilt, kept: kept, apps: Set(apps.keys), subscriptions: subscriptions, unknownApps: unknownApps)

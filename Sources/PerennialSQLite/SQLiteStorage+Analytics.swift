@@ -79,57 +79,77 @@ extension SQLiteStorage {
 
     /// Reads the subscriptions in batches of their original transaction ids (each with the app of
     /// the evidence that last touched it, kept by the reconciliation schedule) and sums the facts of
-    /// those of `apps`, all on one read snapshot.
+    /// those of `apps`, every batch on one read snapshot: a snapshot connection of the file's pool,
+    /// which holds its read transaction open between batches (an in-memory database, one
+    /// connection, is read as it is).
     ///
     /// Decoding each record's JSON is nearly all of the cost, so each batch's rows are read on the
     /// connection and decoded and summed on every core while the next batch is read
     /// (``PerennialStorage/AnalyticsRebuildSums``), bypassing the
     /// process's ``PerennialStorage/DecodedRecordCache``, which a one-pass read would only churn.
     func sumAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsSnapshotSums {
-        try await read("rebuild analytics: sum the records") { db in
-            let throughEvidenceID = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM evidence") ?? 0
-            let sums = AnalyticsRebuildSums()
+        let operation = "rebuild analytics: sum the records"
+        do {
+            let reader: any DatabaseReader = try (writer as? DatabasePool)?.makeSnapshot() ?? writer
+            let throughEvidenceID = try await reader.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM evidence") ?? 0 }
             var unknownApps: [String: Int] = [:]
-            var after = ""
-            while true {
-                // The batch's subscriptions of known apps: their ids, in order, and their numbers in `batch`.
-                var batch = AnalyticsRebuildSums.Batch()
-                var known: [(id: String, number: Int)] = []
-                let first = after
-                let subscriptions = try Row.fetchCursor(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT original_transaction_id, app_bundle_id FROM reconciliation_checks
-                            WHERE original_transaction_id > ? ORDER BY original_transaction_id LIMIT 1000
-                            """), arguments: [after])
-                while let row = try subscriptions.next() {
-                    let (id, app): (String, String) = (row[0], row[1])
-                    after = id
-                    guard let facts = apps[app] else {
-                        unknownApps[app, default: 0] += 1
-                        continue
-                    }
-                    known.append((id, batch.add(id: id, app: app, facts: facts)))
+            let (counters, subscriptions) = try await AnalyticsRebuildSums.sum { add in
+                var after = ""
+                while true {
+                    let first = after
+                    let read = try await reader.read { db in try Self.rebuildBatch(after: first, apps: apps, db) }
+                    guard let last = read.last else { break }
+                    after = last
+                    unknownApps.merge(read.unknownApps, uniquingKeysWith: +)
+                    if !read.batch.isEmpty { try await add(read.batch) }
                 }
-                guard after != first else { break }
-                // The batch's rows in two range scans of the original-transaction index, in its
-                // order, so each row finds its subscription by walking `known` alongside: reading
-                // is the part that does not spread over the cores.
-                for table in ["transactions", "renewal_infos"] {
-                    let rows = try db.cachedStatement(
-                        sql: """
-                            SELECT original_transaction_id, record FROM \(table)
-                            WHERE original_transaction_id > ? AND original_transaction_id <= ? ORDER BY original_transaction_id
-                            """)
-                    try Self.forEachRow(of: rows, arguments: [first, after], in: known) { number, json in
-                        if table == "transactions" { batch.addTransaction(json, of: number) } else { batch.setRenewalInfo(json, of: number) }
-                    }
-                }
-                if !batch.isEmpty { try sums.add(batch) }
             }
-            let (counters, subscriptions) = try sums.finish()
             return AnalyticsSnapshotSums(counters: counters, subscriptions: subscriptions, unknownApps: unknownApps, throughEvidenceID: throughEvidenceID)
+        } catch {
+            throw Self.storageError(error, operation: operation)
         }
+    }
+
+    /// One batch of a rebuild: the next thousand subscriptions after `after`, those of known apps
+    /// with their records, the last id read (nil past the end) and the subscriptions of other apps.
+    private static func rebuildBatch(
+        after: String, apps: [String: SubscriptionFacts], _ db: Database
+    ) throws -> (batch: AnalyticsRebuildSums.Batch, last: String?, unknownApps: [String: Int]) {
+        // The batch's subscriptions of known apps: their ids, in order, and their numbers in `batch`.
+        var batch = AnalyticsRebuildSums.Batch()
+        var known: [(id: String, number: Int)] = []
+        var unknownApps: [String: Int] = [:]
+        var last: String?
+        let subscriptions = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT original_transaction_id, app_bundle_id FROM reconciliation_checks
+                    WHERE original_transaction_id > ? ORDER BY original_transaction_id LIMIT 1000
+                    """), arguments: [after])
+        while let row = try subscriptions.next() {
+            let (id, app): (String, String) = (row[0], row[1])
+            last = id
+            guard let facts = apps[app] else {
+                unknownApps[app, default: 0] += 1
+                continue
+            }
+            known.append((id, batch.add(id: id, app: app, facts: facts)))
+        }
+        guard let last else { return (batch, nil, unknownApps) }
+        // The batch's rows in two range scans of the original-transaction index, in its order, so
+        // each row finds its subscription by walking `known` alongside: reading is the part that
+        // does not spread over the cores.
+        for table in ["transactions", "renewal_infos"] {
+            let rows = try db.cachedStatement(
+                sql: """
+                    SELECT original_transaction_id, record FROM \(table)
+                    WHERE original_transaction_id > ? AND original_transaction_id <= ? ORDER BY original_transaction_id
+                    """)
+            try forEachRow(of: rows, arguments: [after, last], in: known) { number, json in
+                if table == "transactions" { batch.addTransaction(json, of: number) } else { batch.setRenewalInfo(json, of: number) }
+            }
+        }
+        return (batch, last, unknownApps)
     }
 
     /// Runs `statement`, whose rows are (original transaction id, record) in id order, and hands

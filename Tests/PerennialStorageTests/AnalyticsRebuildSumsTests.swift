@@ -32,15 +32,39 @@ import Testing
                 if let transaction { try StorageJSON.encode(transaction, what: "test").withUnsafeBytes { batch.addTransaction($0, of: number) } }
                 if let info { try StorageJSON.encode(info, what: "test").withUnsafeBytes { batch.setRenewalInfo($0, of: number) } }
             }
-            let sums = AnalyticsRebuildSums()
-            try await sums.add(batch)
-            let (counters, subscriptions) = try await sums.finish()
+            let (counters, subscriptions) = try await AnalyticsRebuildSums.sum { add in try await add(batch) }
             #expect(subscriptions == merged.ledgers.count)
             #expect(counters[P.bundleID] == facts.counters(of: merged))
         }
     }
 
-    @Test func aCorruptRecordNamesItsSubscription() throws {
+    /// Many batches, each split in parts: more parts than the group keeps in flight, so the reader
+    /// waits for parts to finish and their accumulators are reused; the sums are the ledgers' all
+    /// the same.
+    @Test func manyBatchesSumAsOne() async throws {
+        var merged = RecordSet()
+        for evidence in P.evidence(copies: 40) { merged.merge(evidence.records) }
+        let facts = SubscriptionFacts(catalog: P.catalog)
+        let ledgers = merged.ledgers
+        let (counters, subscriptions) = try await AnalyticsRebuildSums.sum { add in
+            for start in stride(from: 0, to: ledgers.count, by: 3) {
+                var batch = AnalyticsRebuildSums.Batch()
+                for ledger in ledgers[start..<min(start + 3, ledgers.count)] {
+                    let number = batch.add(id: ledger.originalTransactionID, app: P.bundleID, facts: facts)
+                    for transaction in ledger.transactions {
+                        try StorageJSON.encode(transaction, what: "test").withUnsafeBytes { batch.addTransaction($0, of: number) }
+                    }
+                    if let info = ledger.renewalInfo { try StorageJSON.encode(info, what: "test").withUnsafeBytes { batch.setRenewalInfo($0, of: number) } }
+                }
+                try await add(batch)
+            }
+        }
+        #expect(ledgers.count > 3 * 2 * ProcessInfo.processInfo.activeProcessorCount)
+        #expect(subscriptions == ledgers.count)
+        #expect(counters[P.bundleID] == facts.counters(of: merged))
+    }
+
+    @Test func aCorruptRecordNamesItsSubscription() async throws {
         var batch = AnalyticsRebuildSums.Batch()
         let facts = SubscriptionFacts(catalog: P.catalog)
         let ledger = try #require(RecordSet(P.evidence[0].records).ledgers.first)
@@ -48,10 +72,8 @@ import Testing
         let bad = batch.add(id: "bad", app: P.bundleID, facts: facts)
         try StorageJSON.encode(ledger.transactions[0], what: "test").withUnsafeBytes { batch.addTransaction($0, of: good) }
         Data(#"{"originalTransactionID":"bad","#.utf8).withUnsafeBytes { batch.addTransaction($0, of: bad) }
-        let sums = AnalyticsRebuildSums()
-        try sums.add(batch)
-        #expect {
-            _ = try sums.finish()
+        await #expect {
+            _ = try await AnalyticsRebuildSums.sum { add in try await add(batch) }
         } throws: { error in
             guard case .corruptRow(let table, let key, _) = error as? StorageError else { return false }
             return table == "transactions" && key == "bad"

@@ -1,16 +1,16 @@
 import Foundation
 package import PerennialCore
 
-/// A rebuild's running sums, for every back end: each batch of subscriptions' stored rows is split
-/// in one part per core, and each part decoded and its facts summed on a worker thread while the
-/// back end reads the next batch. Decoding the records' JSON and computing facts are nearly all
-/// of a rebuild's cost; the back end only reads the rows.
+/// A rebuild's sums, for every back end: each batch of subscriptions' stored rows is split in one
+/// part per core, and each part decoded and its facts summed by a child task of one bounded task
+/// group while the back end reads the next batch. Decoding the records' JSON and computing facts
+/// are nearly all of a rebuild's cost; the back end only reads the rows.
 ///
-/// Each worker sums into an accumulator taken from a pool (as many as parts in flight, at most
-/// two per core), so the accumulators are merged once, at the end, not once per part.
-///
-/// `@unchecked Sendable`: its state is only touched under `lock`.
-package final class AnalyticsRebuildSums: @unchecked Sendable {
+/// At most two parts per core are in flight: the reader, which adds the parts, waits for one to
+/// finish before adding more (an `await`, never a blocked thread), so the batches read ahead stay
+/// few in memory. Each part sums into an accumulator the finished parts hand back, so the
+/// accumulators (as many as parts in flight) are merged once, at the end, not once per part.
+package enum AnalyticsRebuildSums {
     /// A batch of subscriptions' stored rows, read on the connection: every record's JSON back to
     /// back in one buffer, decoded where it lies, so that reading a row costs a copy into the
     /// buffer and no allocation of its own (a rebuild of a million subscriptions with a year of
@@ -75,81 +75,60 @@ package final class AnalyticsRebuildSums: @unchecked Sendable {
     /// Sums by app bundle id.
     private typealias Sums = [String: AnalyticsCounters]
 
-    private let lock = NSLock()
-    private let group = DispatchGroup()
-    private let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// Parts in flight: enough to keep every core busy while the next batch is read, few enough
-    /// that the batches read ahead stay small in memory.
-    private let slots: DispatchSemaphore
-    private var accumulators: [Sums] = []
-    private var subscriptions = 0
-    private var failure: StorageError?
-
-    package init() {
-        slots = DispatchSemaphore(value: 2 * cores)
+    /// What a part hands back: its accumulator, how many subscriptions it summed, or why a record
+    /// did not decode.
+    private struct Summed: Sendable {
+        var sums: Sums
+        var subscriptions: Int
+        var failure: StorageError?
     }
 
-    /// Starts decoding and summing one batch on the workers; returns at once unless two parts per
-    /// core are already in flight.
-    /// - Throws: ``StorageError/corruptRow(table:key:reason:)`` for a row of an earlier batch that
-    ///   did not decode (``finish()`` throws it too).
-    package func add(_ batch: Batch) throws {
-        if let failure = lock.withLock({ failure }) { throw failure }
-        var batch = batch
-        batch.group()
-        let count = batch.subscriptions.count
-        let parts = max(1, min(cores, count))
-        let size = (count + parts - 1) / parts
-        for part in 0..<parts {
-            let range = min(part * size, count)..<min((part + 1) * size, count)
-            slots.wait()
-            group.enter()
-            DispatchQueue.global().async { [batch] in
-                defer {
-                    self.slots.signal()
-                    self.group.leave()
-                }
-                self.sum(range, of: batch)
-            }
-        }
-    }
-
-    /// ``add(_:)`` for a caller on Swift's cooperative threads (a back end whose reads are async):
-    /// the wait for a free slot happens on a Dispatch thread, not on one of the few threads the
-    /// connection's own tasks need.
-    package func add(_ batch: Batch) async throws {
-        try await offCooperativeThreads { try self.add(batch) }
-    }
-
-    /// ``finish()`` for a caller on Swift's cooperative threads: the wait for the workers happens on a Dispatch thread.
-    package func finish() async throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
-        try await offCooperativeThreads { try self.finish() }
-    }
-
-    private func offCooperativeThreads<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-        }
-    }
-
-    /// Waits for every batch added and merges the workers' sums.
+    /// Sums the batches `read` adds, in the reader's task; `read` may suspend between batches (a
+    /// back end reading asynchronously) and its `add` suspends while every slot is taken.
     /// - Returns: the counters by app bundle id, and how many subscriptions were summed.
-    package func finish() throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
-        group.wait()
-        return try lock.withLock {
-            if let failure { throw failure }
-            var counters = accumulators.popLast() ?? [:]
-            for part in accumulators {
+    /// - Throws: ``StorageError/corruptRow(table:key:reason:)`` for a row that did not decode, or
+    ///   what `read` throws.
+    package static func sum(
+        _ read: (_ add: (Batch) async throws -> Void) async throws -> Void
+    ) async throws -> (counters: [String: AnalyticsCounters], subscriptions: Int) {
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let slots = 2 * cores
+        return try await withThrowingTaskGroup(of: Summed.self) { group in
+            var idle: [Sums] = []
+            var inFlight = 0
+            var subscriptions = 0
+            func collect(_ summed: Summed) throws(StorageError) {
+                if let failure = summed.failure { throw failure }
+                idle.append(summed.sums)
+                subscriptions += summed.subscriptions
+                inFlight -= 1
+            }
+            try await read { batch in
+                var batch = batch
+                batch.group()
+                let shared = batch
+                let count = shared.subscriptions.count
+                let parts = max(1, min(cores, count))
+                let size = (count + parts - 1) / parts
+                for part in 0..<parts {
+                    if inFlight == slots, let summed = try await group.next() { try collect(summed) }
+                    let range = min(part * size, count)..<min((part + 1) * size, count)
+                    let accumulator = idle.popLast() ?? [:]
+                    group.addTask { Self.sum(range, of: shared, into: accumulator) }
+                    inFlight += 1
+                }
+            }
+            while let summed = try await group.next() { try collect(summed) }
+            var counters = idle.popLast() ?? [:]
+            for part in idle {
                 for (app, sums) in part { counters[app, default: AnalyticsCounters()].add(sums) }
             }
-            accumulators = []
             return (counters, subscriptions)
         }
     }
 
-    private func sum(_ range: Range<Int>, of batch: Batch) {
-        var sums = lock.withLock { accumulators.popLast() } ?? [:]
-        var summed = 0
+    private static func sum(_ range: Range<Int>, of batch: Batch, into accumulator: Sums) -> Summed {
+        var summed = Summed(sums: accumulator, subscriptions: 0)
         do throws(StorageError) {
             for subscription in batch.subscriptions[range] {
                 var transactions: [Transaction] = []
@@ -163,15 +142,12 @@ package final class AnalyticsRebuildSums: @unchecked Sendable {
                 }
                 guard !transactions.isEmpty || renewalInfo != nil else { continue }
                 let ledger = SubscriptionLedger(originalTransactionID: subscription.id, stored: transactions, renewalInfo: renewalInfo)
-                subscription.facts.add(ledger, to: &sums[subscription.app, default: AnalyticsCounters()])
-                summed += 1
+                subscription.facts.add(ledger, to: &summed.sums[subscription.app, default: AnalyticsCounters()])
+                summed.subscriptions += 1
             }
         } catch {
-            lock.withLock { failure = failure ?? error }
+            summed.failure = error
         }
-        lock.withLock {
-            accumulators.append(sums)
-            subscriptions += summed
-        }
+        return summed
     }
 }
