@@ -57,7 +57,7 @@ extension PostgresStorage {
         try await withRows("read the app transaction of \(user)") { rows in try await Self.appTransaction(of: user, appBundleID: appBundleID, rows) }
     }
 
-    private static func appTransaction(of user: AppUserID, appBundleID: String, _ rows: PostgresRows) async throws -> OriginalAppPurchase? {
+    static func appTransaction(of user: AppUserID, appBundleID: String, _ rows: PostgresRows) async throws -> OriginalAppPurchase? {
         let found = try await rows.connection.query(
             """
             SELECT app_transaction_id, original_application_version, original_purchase_date_ms, environment, original_platform

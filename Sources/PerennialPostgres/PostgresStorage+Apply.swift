@@ -21,8 +21,15 @@ extension PostgresStorage {
             let snapshot = try await rows.snapshot(for: evidence)
             let plan = try applier.plan(for: evidence, snapshot: snapshot, now: now)
             try await rows.write(plan, evidenceID: evidenceID, now: now)
+            var presenter: PresenterState?
+            if let user = evidence.presentedBy {
+                presenter = PresenterState(
+                    user: user, grants: try await Self.grants(of: user, appBundleID: evidence.appBundleID, rows),
+                    appTransaction: try await Self.appTransaction(of: user, appBundleID: evidence.appBundleID, rows))
+            }
             return .applied(
-                AppliedEvidence(evidenceID: evidenceID, views: plan.views, events: plan.outbox, ownershipChanges: plan.ownershipChanges))
+                AppliedEvidence(
+                    evidenceID: evidenceID, views: plan.views, events: plan.outbox, ownershipChanges: plan.ownershipChanges, presenter: presenter))
         }
     }
 }

@@ -55,18 +55,20 @@ extension PostgresStorage {
     }
 
     public func grants(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [EntitlementGrant] {
-        try await withRows("read grants of \(user)") { rows in
-            let found = try await rows.connection.query(
-                """
-                SELECT id, record FROM entitlement_grants WHERE app_user_id = \(user.rawValue) AND app_bundle_id = \(appBundleID)
-                ORDER BY created_at, id
-                """, logger: rows.logger)
-            var grants: [EntitlementGrant] = []
-            for try await (id, record) in found.decode((String, String).self) {
-                grants.append(try StorageJSON.decode(EntitlementGrant.self, from: record, table: "entitlement_grants", key: id))
-            }
-            return grants
+        try await withRows("read grants of \(user)") { rows in try await Self.grants(of: user, appBundleID: appBundleID, rows) }
+    }
+
+    static func grants(of user: AppUserID, appBundleID: String, _ rows: PostgresRows) async throws -> [EntitlementGrant] {
+        let found = try await rows.connection.query(
+            """
+            SELECT id, record FROM entitlement_grants WHERE app_user_id = \(user.rawValue) AND app_bundle_id = \(appBundleID)
+            ORDER BY created_at, id
+            """, logger: rows.logger)
+        var grants: [EntitlementGrant] = []
+        for try await (id, record) in found.decode((String, String).self) {
+            grants.append(try StorageJSON.decode(EntitlementGrant.self, from: record, table: "entitlement_grants", key: id))
         }
+        return grants
     }
 
     /// The change's event and timeline entry, in the caller's transaction.

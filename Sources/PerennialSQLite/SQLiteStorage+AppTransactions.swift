@@ -56,7 +56,7 @@ extension SQLiteStorage {
         try await read("read the app transaction of \(user)") { db in try Self.appTransaction(of: user, appBundleID: appBundleID, db) }
     }
 
-    private static func appTransaction(of user: AppUserID, appBundleID: String, _ db: Database) throws -> OriginalAppPurchase? {
+    static func appTransaction(of user: AppUserID, appBundleID: String, _ db: Database) throws -> OriginalAppPurchase? {
         try Row.fetchOne(
             db.cachedStatement(
                 sql: """

@@ -18,8 +18,14 @@ extension SQLiteStorage {
             let evidenceID = try SQLiteRows.insert(evidence, analyticsChange: SQLiteAnalyticsJournal.column(for: plan.analytics), db)
             try SQLiteRows.write(plan, evidenceID: evidenceID, now: now, db)
             try SQLiteAnalyticsJournal.foldIfDue(after: evidenceID, db)
+            let presenter = try evidence.presentedBy.map { user in
+                PresenterState(
+                    user: user, grants: try Self.grants(of: user, appBundleID: evidence.appBundleID, db),
+                    appTransaction: try Self.appTransaction(of: user, appBundleID: evidence.appBundleID, db))
+            }
             return .applied(
-                AppliedEvidence(evidenceID: evidenceID, views: plan.views, events: plan.outbox, ownershipChanges: plan.ownershipChanges))
+                AppliedEvidence(
+                    evidenceID: evidenceID, views: plan.views, events: plan.outbox, ownershipChanges: plan.ownershipChanges, presenter: presenter))
         }
     }
 }

@@ -46,20 +46,21 @@ extension SQLiteStorage {
     /// Every answer reads this beside the records, so it reads like them: on one of
     /// ``SQLiteReaders``' connections on the calling thread, one statement.
     public func grants(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [EntitlementGrant] {
-        let query: @Sendable (Database) throws -> [EntitlementGrant] = { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT id, record FROM entitlement_grants WHERE app_user_id = ? AND app_bundle_id = ? ORDER BY created_at, id"),
-                arguments: [user.rawValue, appBundleID])
-            return try rows.map { row throws(StorageError) in
-                try StorageJSON.decode(EntitlementGrant.self, from: row["record"] as String, table: "entitlement_grants", key: row["id"])
-            }
-        }
+        let query: @Sendable (Database) throws -> [EntitlementGrant] = { db in try Self.grants(of: user, appBundleID: appBundleID, db) }
         guard let readers else { return try await read("read grants of \(user)", query) }
         do {
             return try readers.read(query)
         } catch {
             throw Self.storageError(error, operation: "read grants of \(user)")
+        }
+    }
+
+    static func grants(of user: AppUserID, appBundleID: String, _ db: Database) throws -> [EntitlementGrant] {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, record FROM entitlement_grants WHERE app_user_id = ? AND app_bundle_id = ? ORDER BY created_at, id"),
+            arguments: [user.rawValue, appBundleID])
+        return try rows.map { row throws(StorageError) in
+            try StorageJSON.decode(EntitlementGrant.self, from: row["record"] as String, table: "entitlement_grants", key: row["id"])
         }
     }
 

@@ -3,17 +3,21 @@ import PerennialCore
 import PerennialSQLite
 import PerennialStorage
 
-/// SQLite storage that counts the reads of a user's records (the read an answer needs when no apply
-/// computed the view), and fails the writes of refund requests a test asks to fail.
+/// SQLite storage that counts the reads of a user's records, grants and original app purchase (the
+/// reads an answer needs when no apply computed it), and fails the writes of refund requests a test
+/// asks to fail.
 final class InstrumentedStorage: SubscriberStorage, @unchecked Sendable {
     let base: SQLiteStorage
     private let lock = NSLock()
     private var reads = 0
+    private var otherReads = 0
     private var refundRequestFailures = 0
 
     init(base: SQLiteStorage) { self.base = base }
 
     var recordReads: Int { lock.withLock { reads } }
+    /// Reads of the rest of an answer: the user's grants and original app purchase.
+    var answerReads: Int { lock.withLock { otherReads } }
 
     /// Makes the next `count` writes of a refund request fail, as a lost database connection would.
     func failRefundRequestWrites(_ count: Int) { lock.withLock { refundRequestFailures = count } }
@@ -102,7 +106,8 @@ final class InstrumentedStorage: SubscriberStorage, @unchecked Sendable {
         try await base.revokeGrant(id: id, of: user, appBundleID: appBundleID, by: action, at: at)
     }
     func grants(of user: AppUserID, appBundleID: String) async throws(StorageError) -> [EntitlementGrant] {
-        try await base.grants(of: user, appBundleID: appBundleID)
+        lock.withLock { otherReads += 1 }
+        return try await base.grants(of: user, appBundleID: appBundleID)
     }
     func addWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool { try await base.addWebhookEndpoint(endpoint) }
     func updateWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws(StorageError) -> Bool {
@@ -125,7 +130,8 @@ final class InstrumentedStorage: SubscriberStorage, @unchecked Sendable {
         try await base.recordAppTransaction(purchase, of: user, appBundleID: appBundleID, signed: signed, receivedAt: receivedAt)
     }
     func appTransaction(of user: AppUserID, appBundleID: String) async throws(StorageError) -> OriginalAppPurchase? {
-        try await base.appTransaction(of: user, appBundleID: appBundleID)
+        lock.withLock { otherReads += 1 }
+        return try await base.appTransaction(of: user, appBundleID: appBundleID)
     }
     func appendAudit(_ entry: AuditEntry.Draft) async throws(StorageError) { try await base.appendAudit(entry) }
     func addConsumptionRequest(_ request: RefundRequestRecord, audit: AuditEntry.Draft?) async throws(StorageError) -> Bool {

@@ -200,26 +200,26 @@ public struct EvidencePipeline: Sendable {
         }
     }
 
-    /// The answer about `user` after `outcome` (or without one): the view the apply computed at
-    /// `now` when it has one for the user — the records it just wrote, so reading them back would
-    /// give the same — naming the previous owner when the apply moved a purchase to the user, or
-    /// the owner when the app's transfer policy left a purchase the user presented with them; an
-    /// operator's grants are counted in every answer, and the user's original app purchase, when
-    /// the app posted one, is part of it.
+    /// The answer about `user` after `outcome` (or without one). For the user who presented the
+    /// evidence it is the apply's own: the view it computed at `now` from the records it just
+    /// wrote, with the grants and original app purchase its transaction read, so nothing is read
+    /// after the write — naming the previous owner when the apply moved a purchase to the user, or
+    /// the owner when the app's transfer policy left a purchase the user presented with them.
+    /// Otherwise the user's records, grants and original app purchase are read now.
     public func answer(for user: AppUserID, after outcome: Outcome? = nil, now: Date) async throws(IngestError) -> SubscriberResponse {
+        if case .applied(let applied) = outcome?.result, let view = applied.views[user], let presenter = applied.presenter, presenter.user == user {
+            let owner = { (decision: OwnershipChange.Decision) in
+                applied.ownershipChanges.first { $0.presenter == user && $0.decision == decision }?.previousOwner
+            }
+            return SubscriberResponse(
+                user: user, view: app.engine.view(view, granting: presenter.grants), grants: presenter.grants, serverTime: now,
+                previousOwner: owner(.transferred), keptBy: owner(.kept), originalAppPurchase: presenter.appTransaction)
+        }
         let grants: [EntitlementGrant]
         do throws(StorageError) {
             grants = try await storage.grants(of: user, appBundleID: app.bundleID)
         } catch {
             throw .storage(error)
-        }
-        if case .applied(let applied) = outcome?.result, let view = applied.views[user] {
-            let owner = { (decision: OwnershipChange.Decision) in
-                applied.ownershipChanges.first { $0.presenter == user && $0.decision == decision }?.previousOwner
-            }
-            return SubscriberResponse(
-                user: user, view: app.engine.view(view, granting: grants), grants: grants, serverTime: now,
-                previousOwner: owner(.transferred), keptBy: owner(.kept), originalAppPurchase: try await appTransaction(of: user))
         }
         let view = app.engine.view(try await view(of: user, now: now), granting: grants)
         return SubscriberResponse(

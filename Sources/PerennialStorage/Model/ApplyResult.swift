@@ -18,13 +18,33 @@ public struct AppliedEvidence: Hashable, Sendable {
     public var events: [OutboxEntry.Draft]
     /// Ownership decisions taken, so the response can name the previous owner.
     public var ownershipChanges: [OwnershipChange]
+    /// What else the presenter's answer holds, read in the apply's transaction; nil when nobody
+    /// presented the evidence (Apple's notifications and answers).
+    public var presenter: PresenterState?
 
     public init(
-        evidenceID: Int64, views: [AppUserID: SubscriberView], events: [OutboxEntry.Draft], ownershipChanges: [OwnershipChange]
+        evidenceID: Int64, views: [AppUserID: SubscriberView], events: [OutboxEntry.Draft], ownershipChanges: [OwnershipChange],
+        presenter: PresenterState? = nil
     ) {
         self.evidenceID = evidenceID
         self.views = views
         self.events = events
         self.ownershipChanges = ownershipChanges
+        self.presenter = presenter
+    }
+}
+
+/// The presenter's grants and original app purchase as the apply's transaction saw them: with the
+/// view the plan computed, the whole answer to the app that posted the evidence, so the answer
+/// reads nothing after the write.
+public struct PresenterState: Hashable, Sendable {
+    public var user: AppUserID
+    public var grants: [EntitlementGrant]
+    public var appTransaction: OriginalAppPurchase?
+
+    public init(user: AppUserID, grants: [EntitlementGrant], appTransaction: OriginalAppPurchase?) {
+        self.user = user
+        self.grants = grants
+        self.appTransaction = appTransaction
     }
 }
