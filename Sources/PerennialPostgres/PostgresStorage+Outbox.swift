@@ -68,7 +68,7 @@ extension PostgresStorage {
         }
     }
 
-    public func requeueDelivered(appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int {
+    public func requeueDelivered(appBundleID: String?, appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int {
         let user = appUserID?.rawValue
         let from = since?.timeIntervalSince1970
         return try await withRows("requeue delivered webhook deliveries") { rows in
@@ -76,7 +76,8 @@ extension PostgresStorage {
                 """
                 UPDATE outbox SET delivered_at = NULL, dead_at = NULL, attempts = 0, next_attempt_at = \(now.timeIntervalSince1970),
                                   last_error = NULL, accepted_endpoints = '[]', lease_owner = NULL, lease_expires_at = NULL
-                WHERE delivered_at IS NOT NULL AND (\(user)::TEXT IS NULL OR app_user_id = \(user))
+                WHERE delivered_at IS NOT NULL AND (\(appBundleID)::TEXT IS NULL OR app_bundle_id = \(appBundleID))
+                  AND (\(user)::TEXT IS NULL OR app_user_id = \(user))
                   AND (\(from)::DOUBLE PRECISION IS NULL OR created_at >= \(from)) RETURNING id
                 """, logger: rows.logger)
             var count = 0

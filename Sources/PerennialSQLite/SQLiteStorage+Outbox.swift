@@ -91,12 +91,15 @@ extension SQLiteStorage {
         }
     }
 
-    public func requeueDelivered(appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int {
+    public func requeueDelivered(appBundleID: String?, appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int {
         try await write("requeue delivered webhook deliveries") { db in
             try db.cachedStatement(
-                sql: "\(Self.requeue) WHERE delivered_at IS NOT NULL AND (? IS NULL OR app_user_id = ?) AND (? IS NULL OR created_at >= ?)"
+                sql: """
+                    \(Self.requeue) WHERE delivered_at IS NOT NULL AND (? IS NULL OR app_bundle_id = ?) AND (? IS NULL OR app_user_id = ?)
+                      AND (? IS NULL OR created_at >= ?)
+                    """
             ).execute(arguments: [
-                now.timeIntervalSince1970, appUserID?.rawValue, appUserID?.rawValue, since?.timeIntervalSince1970,
+                now.timeIntervalSince1970, appBundleID, appBundleID, appUserID?.rawValue, appUserID?.rawValue, since?.timeIntervalSince1970,
                 since?.timeIntervalSince1970,
             ])
             return db.changesCount

@@ -74,4 +74,34 @@ import Testing
             #expect(try await server.storage.evidenceCount() == evidence)
         }
     }
+
+    /// A replay names a user with its app: with two apps, a user id alone is refused, and the
+    /// other app's "alice" gets none of this app's Alice's events.
+    @Test func aReplayOfAUserNamesItsApp() async throws {
+        var world = try StoreWorld()
+        let server = try await ServerHarness(apps: try Self.apps(pki: world.pki))
+        server.clock.now = world.state.now
+        let aliceToken = UserTokenTests.hs256(sub: "alice", exp: world.state.now.addingTimeInterval(3_600))
+        let signed = try world.signed(try world.buy("pro.monthly").transaction)
+        try await server.test { client async throws in
+            #expect(try await client.postTransaction(signed, user: "alice", userToken: aliceToken).status == .ok)
+        }
+        let pending = try await server.storage.pendingOutbox(limit: 10)
+        #expect(!pending.isEmpty)
+        for delivery in try await server.storage.claimDeliveries(owner: "test", limit: 10, leaseFor: 60, now: world.state.now) {
+            #expect(try await server.storage.markDelivered(id: delivery.entry.id, owner: "test", at: world.state.now))
+        }
+        try await server.test { client in
+            let replay = "/admin/v1/webhooks/replay"
+            let ambiguous = try await client.send(.post, replay, key: ServerHarness.adminKey, body: Data(#"{"appUserId":"alice"}"#.utf8))
+            #expect(ambiguous.status == .badRequest && ambiguous.text.contains("name the app"))
+            let other = try await client.send(.post, replay, key: ServerHarness.adminKey, body: Data(#"{"app":"other","appUserId":"alice"}"#.utf8))
+            #expect(other.status == .accepted && other.text.contains(#""requeued":0"#))
+            let demo = try await client.send(
+                .post, replay, key: ServerHarness.adminKey, body: Data(#"{"app":"\#(ServerHarness.appID)","appUserId":"alice"}"#.utf8))
+            #expect(demo.status == .accepted && demo.text.contains(#""requeued":\#(pending.count)"#))
+            let unknown = try await client.send(.post, replay, key: ServerHarness.adminKey, body: Data(#"{"app":"nope"}"#.utf8))
+            #expect(unknown.status == .notFound)
+        }
+    }
 }

@@ -77,8 +77,8 @@ final class InstrumentedStorage: SubscriberStorage, @unchecked Sendable {
         try await base.listDeliveries(state: state, limit: limit)
     }
     func redeliver(id: Int64, now: Date) async throws(StorageError) -> Bool { try await base.redeliver(id: id, now: now) }
-    func requeueDelivered(appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int {
-        try await base.requeueDelivered(appUserID: appUserID, since: since, now: now)
+    func requeueDelivered(appBundleID: String?, appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int {
+        try await base.requeueDelivered(appBundleID: appBundleID, appUserID: appUserID, since: since, now: now)
     }
     func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] {
         try await base.claimDueChecks(owner: owner, limit: limit, leaseFor: leaseFor, now: now)

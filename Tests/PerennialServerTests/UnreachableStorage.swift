@@ -43,7 +43,7 @@ struct UnreachableStorage: SubscriberStorage {
     ) async throws(StorageError) -> Bool { throw failure }
     func listDeliveries(state: WebhookDelivery.State, limit: Int) async throws(StorageError) -> [WebhookDelivery] { throw failure }
     func redeliver(id: Int64, now: Date) async throws(StorageError) -> Bool { throw failure }
-    func requeueDelivered(appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int { throw failure }
+    func requeueDelivered(appBundleID: String?, appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int { throw failure }
 
     func claimDueChecks(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [ReconciliationCheck] { throw failure }
     func completeCheck(originalTransactionID: String, owner: String, now: Date, notBefore: Date) async throws(StorageError) -> Bool { throw failure }

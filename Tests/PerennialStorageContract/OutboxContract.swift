@@ -145,13 +145,15 @@ public struct OutboxContract: Sendable {
             }
         }
         #expect(try await storage.listDeliveries(state: .delivered, limit: 10).count == 3)
-        #expect(try await storage.requeueDelivered(appUserID: nil, since: now.addingTimeInterval(1), now: now) == 0)
-        #expect(try await storage.requeueDelivered(appUserID: alice, since: nil, now: now) == 2)
+        #expect(try await storage.requeueDelivered(appBundleID: nil, appUserID: nil, since: now.addingTimeInterval(1), now: now) == 0)
+        // Alice of another app is another user: her events are not this app's Alice's.
+        #expect(try await storage.requeueDelivered(appBundleID: "com.example.other", appUserID: alice, since: nil, now: now) == 0)
+        #expect(try await storage.requeueDelivered(appBundleID: ContractFixture.bundleID, appUserID: alice, since: nil, now: now) == 2)
         let pending = try await storage.listDeliveries(state: .pending, limit: 10)
         #expect(try originals(pending) == ["1000", "2000"])
         #expect(pending.allSatisfy { $0.entry.deliveredAt == nil && $0.entry.attempts == 0 })
         // They are delivered again in their original order.
         #expect(try originals(try await storage.claimDeliveries(owner: "a", limit: 10, leaseFor: 60, now: now)) == ["1000"])
-        #expect(try await storage.requeueDelivered(appUserID: nil, since: nil, now: now) == 1)
+        #expect(try await storage.requeueDelivered(appBundleID: nil, appUserID: nil, since: nil, now: now) == 1)
     }
 }

@@ -200,16 +200,19 @@ struct RedeliverWebhook: OperatorAction {
     }
 }
 
-/// Sends delivered events again, of one user or all, since an instant or ever: a receiver that
-/// lost its data.
+/// Sends delivered events again, of one app or all, of one of its users or all, since an instant
+/// or ever: a receiver that lost its data.
 struct ReplayWebhooks: OperatorAction {
     static let scope = AdminScope.full
 
+    /// Nil: every app (and then `user` is nil too).
+    let app: AppContext?
     let user: AppUserID?
     let since: Date?
 
     func perform(by key: ActingKey, with dependencies: ServerDependencies) async throws -> WebhookRequeueResponse {
-        let requeued = try await dependencies.storage.requeueDelivered(appUserID: user, since: since, now: dependencies.clock.now)
+        let requeued = try await dependencies.storage.requeueDelivered(
+            appBundleID: app?.bundleID, appUserID: user, since: since, now: dependencies.clock.now)
         dependencies.logger.info(
             "admin action: webhooks replayed", metadata: ["admin": "\(key.name)", "requeued": "\(requeued)", "appUserId": "\(user?.rawValue ?? "*")"])
         return WebhookRequeueResponse(requeued: requeued)

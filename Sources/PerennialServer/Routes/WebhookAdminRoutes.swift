@@ -34,7 +34,18 @@ struct WebhookAdminRoutes: Sendable {
                 else { throw APIError.malformed("since must be an ISO 8601 date (got '\(text)')") }
                 since = date
             }
-            return ReplayWebhooks(user: replay.appUserId.map(AppUserID.init(rawValue:)), since: since)
+            var app: AppContext?
+            if let id = replay.app {
+                guard let named = dependencies.apps.app(id: id) else { throw APIError.notFound("no app \(id) is configured") }
+                app = named
+            } else if replay.appUserId != nil {
+                // A user id is an app's own: name the app, unless there is only one.
+                guard dependencies.apps.apps.count == 1 else {
+                    throw APIError.malformed("name the app of user \(replay.appUserId ?? "") with \"app\" (\(dependencies.apps.apps.count) apps are configured)")
+                }
+                app = dependencies.apps.apps.first
+            }
+            return ReplayWebhooks(app: app, user: replay.appUserId.map(AppUserID.init(rawValue:)), since: since)
         } answer: {
             JSONResponse.make($0, status: .accepted)
         }

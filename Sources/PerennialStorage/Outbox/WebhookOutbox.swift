@@ -46,8 +46,9 @@ public protocol WebhookOutbox: Sendable {
     /// - Returns: false when no such entry exists or it is already pending.
     func redeliver(id: Int64, now: Date) async throws(StorageError) -> Bool
 
-    /// Re-queues delivered entries (of one user, or everyone; created at or after `since`, or all)
-    /// like ``redeliver(id:now:)``: a receiver that lost its data gets the events again, in order.
+    /// Re-queues delivered entries (of one app or all, of one of its users or everyone; created at
+    /// or after `since`, or all) like ``redeliver(id:now:)``: a receiver that lost its data gets
+    /// the events again, in order. App user ids are each app's own, so a user is named with an app.
     /// - Returns: how many entries were re-queued.
-    func requeueDelivered(appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int
+    func requeueDelivered(appBundleID: String?, appUserID: AppUserID?, since: Date?, now: Date) async throws(StorageError) -> Int
 }

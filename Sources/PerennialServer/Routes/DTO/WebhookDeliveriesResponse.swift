@@ -44,6 +44,9 @@ struct WebhookDeliveriesResponse: Encodable, Sendable {
 
 /// `POST /admin/v1/webhooks/replay`: which delivered events to send again.
 struct WebhookReplayRequest: Decodable, Sendable {
+    /// One app's events (its id in the configuration), or every app's; needed with `appUserId`
+    /// when several apps are configured.
+    let app: String?
     /// One user's events, or everyone's.
     let appUserId: String?
     /// ISO 8601; events enqueued at or after it, or all.
