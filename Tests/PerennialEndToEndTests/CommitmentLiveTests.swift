@@ -35,7 +35,9 @@ struct CommitmentLiveTests {
         var read = try await http.postTransaction(jws, user: "u1")
         #expect(read.status == 200, "\(read.text)")
         #expect(read.isActive("premium"))
-        _ = try await http.action(["advance": ["periods": 2, "of": sub] as [String: Any]])
+        // One month at a time: the simulator delivers an advance's notifications once its clock
+        // stands at the advance's end, and a month that has ended by then reads as expired.
+        try await advance(months: 2, of: sub, http)
         _ = try await http.action(["advance": ["seconds": 30] as [String: Any]])
         _ = try await http.action(["setAutoRenew": ["of": sub, "enabled": false] as [String: Any]])
         read = try await http.subscriber("u1")
@@ -43,7 +45,7 @@ struct CommitmentLiveTests {
         #expect(read.subscriptions.first?["willRenew"] as? Bool == true, "month 4 is owed: the subscription goes on")
 
         // Not at the end of month 3: nine more monthly charges reach the server.
-        _ = try await http.action(["advance": ["periods": 9, "of": sub] as [String: Any]])
+        try await advance(months: 9, of: sub, http)
         read = try await http.subscriber("u1")
         #expect(read.isActive("premium"))
         #expect(read.subscriptions.first?["willRenew"] as? Bool == false, "the twelfth month is the last")
@@ -51,7 +53,7 @@ struct CommitmentLiveTests {
         let lastMonthEnds = try Date(lastExpiry, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         #expect(lastMonthEnds.timeIntervalSince1970 == commitmentEnd / 1000, "the twelfth month ends with the commitment")
 
-        _ = try await http.action(["advance": ["periods": 1, "of": sub] as [String: Any]])
+        try await advance(months: 1, of: sub, http)
         read = try await http.subscriber("u1")
         #expect(!read.isActive("premium"))
         #expect(read.subscriptionStatus == "expired")
@@ -65,5 +67,9 @@ struct CommitmentLiveTests {
         #expect(expirations.first?.occurredAt.timeIntervalSince1970 == commitmentEnd / 1000, "the subscription ends with its commitment")
         let expiry = try #require(try expirations.first.flatMap { try JSONSerialization.jsonObject(with: $0.payload) as? [String: Any] })
         #expect(expiry["expirationReason"] as? String == "voluntary")
+    }
+
+    private static func advance(months: Int, of subscription: String, _ http: LiveHTTP) async throws {
+        for _ in 0..<months { _ = try await http.action(["advance": ["periods": 1, "of": subscription] as [String: Any]]) }
     }
 }
