@@ -222,11 +222,11 @@ struct DashboardRoutes: Sendable {
     /// the admin API does; a purchase of another user of the app is not this page's to change.
     private func setAppAccountToken(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
         try await subscriberAction(request, context: context, session: session, form: NoFields.self) { _, app, user in
-            let support = SupportRoutes(dependencies: dependencies)
-            let client = try SupportRoutes.serverAPIClient(of: app)
-            let (id, owner) = try await support.ownedPurchase(context.parameters.get("originalTransactionId"), in: app)
-            guard owner == user else { throw APIError.notFound("purchase \(id) is not \(user)'s") }
-            try await support.setAppAccountToken(ofPurchase: id, ownedBy: owner, in: app, client: client, admin: session.keyName, reason: "from the dashboard")
+            let pipeline = dependencies.pipeline(for: app)
+            let binding = try AppAccountTokenBinding(pipeline: pipeline)
+            let purchase = try await OwnedPurchase.find(context.parameters.get("originalTransactionId"), in: pipeline)
+            guard purchase.owner == user else { throw APIError.notFound("purchase \(purchase.originalTransactionID) is not \(user)'s") }
+            try await binding.bind(purchase, by: session.keyName, reason: "from the dashboard", now: dependencies.clock.now)
         }
     }
 

@@ -14,8 +14,8 @@ import PerennialStorage
 /// presenting it (forced to transfer), with the same audit entries and events; unbinding it
 /// leaves it to the next user who presents it, with an `ownershipReleased` event and audit entry. Refreshing a
 /// subscriber from Apple, extending a subscription's renewal date and setting a purchase's app
-/// account token act on it for the operator: what Apple then answers is applied as evidence whose
-/// timeline entry names the admin key and the reason.
+/// account token (``AppAccountTokenBinding``) act on it for the operator: what Apple then answers
+/// is applied as evidence whose timeline entry names the admin key and the reason.
 ///
 /// Reading needs any admin key; everything that asks Apple to act, or applies its answer, needs
 /// the support scope. Each action is logged with the key's name.
@@ -114,11 +114,12 @@ struct SupportRoutes: Sendable {
             return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: now))
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/app-account-token") { request, context in
-            let (app, client) = try serverAPI(context)
+            let pipeline = dependencies.pipeline(for: try app(context))
+            let binding = try AppAccountTokenBinding(pipeline: pipeline)
             let body = try await JSONResponse.decodeStrictlyOptional(ActionRequest.self, from: request, context: context)
-            let (id, owner) = try await ownedPurchase(context, in: app)
-            try await setAppAccountToken(ofPurchase: id, ownedBy: owner, in: app, client: client, admin: context.adminName, reason: body?.reason)
-            return JSONResponse.make(try await dependencies.pipeline(for: app).answer(for: owner, now: dependencies.clock.now))
+            let purchase = try await OwnedPurchase.find(context.parameters.get("originalTransactionId"), in: pipeline)
+            try await binding.bind(purchase, by: context.adminName, reason: body?.reason, now: dependencies.clock.now)
+            return JSONResponse.make(try await pipeline.answer(for: purchase.owner, now: dependencies.clock.now))
         }
         actions.post("apps/:appId/subscriptions/:originalTransactionId/refunds") { request, context in
             let (app, client) = try serverAPI(context)
@@ -208,26 +209,10 @@ struct SupportRoutes: Sendable {
         try PathApp.from(context, in: dependencies.apps)
     }
 
-    /// The path's original transaction id and the user of `app` who owns that purchase.
+    /// The path's original transaction id and the user of `app` who owns that purchase (``OwnedPurchase``).
     private func ownedPurchase(_ context: PerennialRequestContext, in app: AppContext) async throws -> (id: String, owner: AppUserID) {
-        try await ownedPurchase(context.parameters.get("originalTransactionId"), in: app)
-    }
-
-    /// Original transaction id `id` and the user of `app` who owns that purchase; an operator acts
-    /// only on a purchase someone owns in the app named.
-    func ownedPurchase(_ id: String?, in app: AppContext) async throws -> (id: String, owner: AppUserID) {
-        guard let id, Self.isTransactionID(id) else {
-            throw APIError.malformed("an original transaction id is Apple's decimal id")
-        }
-        let found = try await dependencies.storage.purchase(ofTransaction: id)
-        if let found, found.originalTransactionID != id, found.appBundleID == app.bundleID {
-            // A renewal's id, pasted from a receipt or the timeline: say which purchase it belongs to.
-            throw APIError.notFound("\(id) is a transaction of purchase \(found.originalTransactionID); use that original transaction id")
-        }
-        guard let found, let owner = found.owner, found.appBundleID == app.bundleID else {
-            throw APIError.notFound("no purchase \(id) bound to a user of app \(app.id)")
-        }
-        return (id, owner)
+        let found = try await OwnedPurchase.find(context.parameters.get("originalTransactionId"), in: dependencies.pipeline(for: app))
+        return (found.originalTransactionID, found.owner)
     }
 
     /// The path's app and its App Store Server API client.
