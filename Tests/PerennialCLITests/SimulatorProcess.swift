@@ -34,3 +34,14 @@ struct SimulatorProcess {
         if process.isRunning { process.terminate() }
     }
 }
+
+extension CheckCommandTests.Setup {
+    /// Where the setup's simulator writes its signing roots.
+    var roots: URL { directory.appendingPathComponent("roots") }
+
+    /// `perennial simulator` as Apple for the setup's catalog and Server API key.
+    func startSimulator(notifyV2: String? = nil) async throws -> SimulatorProcess {
+        try await SimulatorProcess.start(
+            catalog: directory.appendingPathComponent("catalog.json"), rootsDirectory: roots, keyFile: keyFile, notifyV2: notifyV2)
+    }
+}

@@ -12,11 +12,9 @@ import Testing
     @Test func anOperatorBindsAPurchaseAtAppleFromTheShell() async throws {
         let setup = try CheckCommandTests.Setup()
         defer { try? FileManager.default.removeItem(at: setup.directory) }
-        let roots = setup.directory.appendingPathComponent("roots")
-        let simulator = try await SimulatorProcess.start(
-            catalog: setup.directory.appendingPathComponent("catalog.json"), rootsDirectory: roots, keyFile: setup.keyFile)
+        let simulator = try await setup.startSimulator()
         defer { simulator.stop() }
-        let config = try setup.configuration(roots: [roots.appendingPathComponent("jws-root.der").path], serverAPI: simulator.url)
+        let config = try setup.configuration(roots: [setup.roots.appendingPathComponent("jws-root.der").path], serverAPI: simulator.url)
         let databasePath = setup.directory.appendingPathComponent("p.sqlite").path
         let server = try await ServeProcess.start(config: config, database: "sqlite:\(databasePath)", logDirectory: setup.directory, name: "support")
         defer { server.stop() }

@@ -11,14 +11,7 @@ import Testing
 @Suite("End to end: monthly plan with a 12-month commitment")
 struct CommitmentLiveTests {
     @Test func autoRenewOffEndsTheSubscriptionAtTheCommitmentsEnd() async throws {
-        let system = try await LiveSystem.start()
-        do {
-            try await Self.commitment(LiveHTTP(system: system), system: system)
-            await system.stop()
-        } catch {
-            await system.stop()
-            throw error
-        }
+        try await LiveSystem.start().stopping { system in try await Self.commitment(LiveHTTP(system: system), system: system) }
     }
 
     private static func commitment(_ http: LiveHTTP, system: LiveSystem) async throws {

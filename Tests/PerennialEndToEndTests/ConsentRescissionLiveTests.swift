@@ -13,14 +13,7 @@ import Testing
 @Suite("End to end: consent rescission")
 struct ConsentRescissionLiveTests {
     @Test func theSimulatorsRescissionBecomesAConsentRescindedEvent() async throws {
-        let system = try await LiveSystem.start()
-        do {
-            try await Self.rescind(LiveHTTP(system: system), system: system)
-            await system.stop()
-        } catch {
-            await system.stop()
-            throw error
-        }
+        try await LiveSystem.start().stopping { system in try await Self.rescind(LiveHTTP(system: system), system: system) }
     }
 
     private static func rescind(_ http: LiveHTTP, system: LiveSystem) async throws {
