@@ -83,7 +83,7 @@ import Testing
         #expect(next.expiresDate == SimulatorFixture.at(3900))
     }
 
-    @Test func theMonthlyPlanIsSoldOnlyWhereConfiguredAndWithoutOffers() throws {
+    @Test func theMonthlyPlanIsSoldOnlyWhereConfiguredWithoutOffersOrPlanChanges() throws {
         var state = Self.state()
         #expect(throws: LifecycleError.noMonthlyCommitmentPlan(productID: "pro.monthly")) {
             try state.apply(.purchase(PurchaseRequest(productID: "pro.monthly", account: SimulatorFixture.tester, billingPlan: .monthly)))
@@ -93,7 +93,12 @@ import Testing
             try state.apply(
                 .purchase(PurchaseRequest(productID: "basic.yearly", account: SimulatorFixture.tester, offer: trial, billingPlan: .monthly)))
         }
-        let upfront = try state.apply(.purchase(PurchaseRequest(productID: "basic.yearly", account: SimulatorFixture.tester)))
+        let committed = try Self.buyMonthly(&state).transactions[0].originalTransactionID
+        #expect(throws: LifecycleError.planChangeOnCommitment(originalTransactionID: committed)) {
+            try state.apply(.changeProduct(originalTransactionID: committed, productID: "pro.monthly"))
+        }
+        let other = SandboxAccount(id: "other@example.com", storefront: "FRA")
+        let upfront = try state.apply(.purchase(PurchaseRequest(productID: "basic.yearly", account: other)))
         #expect(upfront.transactions.first?.billingPlanType == nil && upfront.transactions.first?.expiresDate == SimulatorFixture.at(3600))
     }
 

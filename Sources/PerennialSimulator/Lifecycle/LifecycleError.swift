@@ -46,6 +46,8 @@ public enum LifecycleError: Error, Hashable, Sendable, CustomStringConvertible {
     case noMonthlyCommitmentPlan(productID: String)
     /// The simulator sells monthly plans with a commitment without offers.
     case offerOnCommitmentPlan(productID: String)
+    /// Plan changes during a monthly plan with a commitment are not modelled.
+    case planChangeOnCommitment(originalTransactionID: String)
 
     public var description: String {
         switch self {
@@ -83,6 +85,7 @@ public enum LifecycleError: Error, Hashable, Sendable, CustomStringConvertible {
         case .timeMovesBackwards(let now, let requested): "cannot advance from \(now) back to \(requested)"
         case .noMonthlyCommitmentPlan(let productID): "product \"\(productID)\" is not sold as a monthly plan with a 12-month commitment"
         case .offerOnCommitmentPlan(let productID): "the monthly plan of \"\(productID)\" is sold without offers"
+        case .planChangeOnCommitment(let id): "subscription \(id) is a monthly plan with a commitment, whose plan changes the simulator does not model"
         }
     }
 }
