@@ -93,8 +93,7 @@ extension SimulatorState {
                 reason: .renewal, price: lifecycle.renewalPrice)
         }
         lifecycles[index].transactions.append(transaction)
-        lifecycles[index].billingPlan = month.map { _ in .monthly }
-        lifecycles[index].commitmentStart = month?.commitmentStart
+        lifecycles[index].billed(by: month)
         lifecycles[index].status = .active
         lifecycles[index].billingFailure = nil
         lifecycles[index].renewalCount += 1

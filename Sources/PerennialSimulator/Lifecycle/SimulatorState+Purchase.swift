@@ -33,16 +33,7 @@ extension SimulatorState {
         let holder = Holder(
             account: request.account, ownership: .purchased, appAccountToken: request.appAccountToken,
             quantity: request.quantity)
-        let month = try commitmentMonth(buying: product, plan: request.billingPlan, offer: request.offer)
-        let transaction: SimulatedTransaction
-        if let month {
-            transaction = makeCommitmentTransaction(product: product, holder: holder, start: now, month: month, reason: .purchase)
-        } else {
-            transaction = makeTransaction(
-                product: product, holder: holder, start: now,
-                expires: try periodEnd(of: product, offer: request.offer, from: now), offer: request.offer,
-                reason: .purchase, price: price(of: product, offer: request.offer))
-        }
+        let (transaction, month) = try firstPeriod(of: product, holder: holder, offer: request.offer, plan: request.billingPlan)
         var lifecycle = SubscriptionLifecycle(
             originalTransactionID: transaction.transactionID, account: request.account,
             billingAccount: request.account, ownership: .purchased, productType: product.type,
@@ -51,8 +42,7 @@ extension SimulatorState {
             autoRenewProductID: product.id, expirationReason: nil, billingFailure: nil, forcedBillingFailure: nil,
             renewalCount: 0, priceIncreaseStatus: nil, declinedPriceIncrease: false,
             renewalPrice: month?.price ?? configuration.prices[product.id], recentSubscriptionStartDate: now)
-        lifecycle.billingPlan = month.map { _ in .monthly }
-        lifecycle.commitmentStart = month?.commitmentStart
+        lifecycle.billed(by: month)
         lifecycles.append(lifecycle)
         effects.record(transaction, lifecycle: lifecycles.count - 1)
         if product.type != .autoRenewable {
@@ -81,16 +71,7 @@ extension SimulatorState {
         }
         if offer?.type == .introductory { throw .introductoryOfferIneligible(groupID: lifecycle.subscriptionGroupID ?? "") }
 
-        let month = try commitmentMonth(buying: product, plan: billingPlan, offer: offer)
-        let transaction: SimulatedTransaction
-        if let month {
-            transaction = makeCommitmentTransaction(product: product, holder: Holder(lifecycle), start: now, month: month, reason: .purchase)
-        } else {
-            transaction = makeTransaction(
-                product: product, holder: Holder(lifecycle), start: now,
-                expires: try periodEnd(of: product, offer: offer, from: now), offer: offer, reason: .purchase,
-                price: price(of: product, offer: offer))
-        }
+        let (transaction, month) = try firstPeriod(of: product, holder: Holder(lifecycle), offer: offer, plan: billingPlan)
         lifecycles[index].transactions.append(transaction)
         lifecycles[index].status = .active
         lifecycles[index].willAutoRenew = true
@@ -101,8 +82,7 @@ extension SimulatorState {
         lifecycles[index].priceIncreaseStatus = nil
         lifecycles[index].declinedPriceIncrease = false
         lifecycles[index].renewalPrice = month?.price ?? configuration.prices[product.id]
-        lifecycles[index].billingPlan = month.map { _ in .monthly }
-        lifecycles[index].commitmentStart = month?.commitmentStart
+        lifecycles[index].billed(by: month)
         lifecycles[index].recentSubscriptionStartDate = now
         lifecycles[index].statusBeforeRevocation = nil
         lifecycles[index].eligibleWinBackOfferIDs = []
@@ -112,6 +92,20 @@ extension SimulatorState {
         } else {
             effects.notify(.subscribed, .resubscribe, about: lifecycles[index], at: now)
         }
+    }
+
+    /// The first period of a purchase or resubscription, starting now: the first month of a
+    /// commitment on the monthly plan, else the offer's period or the product's, billed up front.
+    private mutating func firstPeriod(
+        of product: Product, holder: Holder, offer: Offer?, plan: BillingPlan?
+    ) throws(LifecycleError) -> (SimulatedTransaction, CommitmentMonth?) {
+        if let month = try commitmentMonth(buying: product, plan: plan, offer: offer) {
+            return (makeCommitmentTransaction(product: product, holder: holder, start: now, month: month, reason: .purchase), month)
+        }
+        let transaction = makeTransaction(
+            product: product, holder: holder, start: now, expires: try periodEnd(of: product, offer: offer, from: now), offer: offer,
+            reason: .purchase, price: price(of: product, offer: offer))
+        return (transaction, nil)
     }
 
     /// Gives a family member their own subscription mirroring the purchaser's current period;

@@ -67,6 +67,12 @@ public struct SubscriptionLifecycle: Hashable, Sendable {
     /// renewal info.
     public var isAutoRenewable: Bool { productType == .autoRenewable }
 
+    /// Notes how the period just started is billed: a month of a commitment, or up front (nil).
+    mutating func billed(by month: SimulatorState.CommitmentMonth?) {
+        billingPlan = month.map { _ in .monthly }
+        commitmentStart = month?.commitmentStart
+    }
+
     /// Whether the period ending at `date` is followed by another month of the current commitment,
     /// owed whatever the auto-renew switch says.
     func isCommitted(after date: Date) -> Bool {
