@@ -83,6 +83,20 @@ struct CommitmentPlanTests {
         #expect(after.commitment?.willRenew == false)
     }
 
+    @Test("a new commitment to another product waits for the commitment's end")
+    func changeAtTheCommitmentsEnd() throws {
+        var info = Self.info(monthly: true, commitment: true, signed: Self.cancelledInMonth3)
+        info.commitment?.autoRenewProductID = "standard.monthly"
+        let before = view(months: 1...3, Self.info(monthly: true, commitment: true, signed: Self.monthStart(3)), at: Self.monthStart(3))
+        let after = view(months: 1...3, info, at: Self.cancelledInMonth3)
+        let state = try #require(after.subscriptions.first)
+        #expect(state.renewalProductID == "premium.yearly", "month 4 is still the yearly product's")
+        #expect(
+            state.pendingChange
+                == PlanChange(kind: .downgrade, fromProductID: "premium.yearly", toProductID: "standard.monthly", effectiveDate: Self.commitmentEnd))
+        #expect(engine.events(from: before, to: after).map(\.kind) == [.productChangeScheduled])
+    }
+
     @Test("events: a cancellation when the switch goes off, renewals every month, the expiry at the commitment's end")
     func events() throws {
         let before = view(months: 1...3, Self.info(monthly: true, commitment: true, signed: Self.monthStart(3)), at: Self.monthStart(3))

@@ -53,8 +53,14 @@ extension SubscriberEngine {
         var renewalProductID: String?
         var pendingChange: PlanChange?
         var renewalOffer: Offer?
-        if committedUntil != nil, willRenew {
+        if let committedUntil, willRenew {
+            // The months left are of the current product; a new commitment may be of another.
             renewalProductID = current.productID
+            if let info, infoIsCurrent, info.autoRenewPreference, let target = info.commitment?.autoRenewProductID, target != current.productID {
+                pendingChange = PlanChange(
+                    kind: catalog.planChangeKind(from: current.productID, to: target),
+                    fromProductID: current.productID, toProductID: target, effectiveDate: committedUntil)
+            }
         } else if willRenew, let info {
             let target = infoIsCurrent ? (info.autoRenewProductID ?? current.productID) : current.productID
             renewalProductID = target
