@@ -20,7 +20,9 @@ extension Transaction: StoredRecord {
     init(stored members: StorageJSONDecoder.Members) throws {
         var members = members
         let appAccountToken: UUID? = try members.decodeIfPresent("appAccountToken")
+        let billingPlan: BillingPlan? = try members.valueIfPresent(("billingPlan"))
         let bundleID: String? = try members.decodeIfPresent("bundleID")
+        let commitment: CommitmentPeriod? = try members.recordIfPresent(("commitment"))
         let environment: AppStoreEnvironment = try members.value(("environment"))
         let expiresDate: Date? = try members.decodeIfPresent("expiresDate")
         let isUpgraded: Bool = try members.decode("isUpgraded")
@@ -45,7 +47,8 @@ extension Transaction: StoredRecord {
             bundleID: bundleID, productID: productID, productType: productType, subscriptionGroupID: subscriptionGroupID,
             purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate, quantity: quantity,
             ownership: ownership, reason: reason, offer: offer, isUpgraded: isUpgraded, revocation: revocation, price: price,
-            storefront: storefront, appAccountToken: appAccountToken, environment: environment, provenance: provenance)
+            storefront: storefront, appAccountToken: appAccountToken, billingPlan: billingPlan, commitment: commitment,
+            environment: environment, provenance: provenance)
     }
 }
 
@@ -54,6 +57,8 @@ extension RenewalInfo: StoredRecord {
         var members = members
         let appAccountToken: UUID? = try members.decodeIfPresent("appAccountToken")
         let autoRenewProductID: String? = try members.decodeIfPresent("autoRenewProductID")
+        let billingPlan: BillingPlan? = try members.valueIfPresent(("billingPlan"))
+        let commitment: CommitmentRenewal? = try members.recordIfPresent(("commitment"))
         let eligibleWinBackOfferIDs: [String] = try members.decode("eligibleWinBackOfferIDs")
         let environment: AppStoreEnvironment = try members.value(("environment"))
         let expirationReason: ExpirationReason? = try members.valueIfPresent(("expirationReason"))
@@ -73,8 +78,8 @@ extension RenewalInfo: StoredRecord {
             willAutoRenew: willAutoRenew, expirationReason: expirationReason, isInBillingRetry: isInBillingRetry,
             gracePeriodExpiresDate: gracePeriodExpiresDate, priceIncreaseStatus: priceIncreaseStatus, offer: offer,
             renewalPrice: renewalPrice, renewalDate: renewalDate, recentSubscriptionStartDate: recentSubscriptionStartDate,
-            eligibleWinBackOfferIDs: eligibleWinBackOfferIDs, appAccountToken: appAccountToken, environment: environment,
-            provenance: provenance)
+            eligibleWinBackOfferIDs: eligibleWinBackOfferIDs, appAccountToken: appAccountToken, billingPlan: billingPlan,
+            commitment: commitment, environment: environment, provenance: provenance)
     }
 }
 
@@ -116,5 +121,30 @@ extension Revocation: StoredRecord {
         let reason: RevocationReason? = try members.valueIfPresent(("reason"))
         let type: RevocationType? = try members.valueIfPresent(("type"))
         self.init(date: date, reason: reason, type: type, percentage: percentage)
+    }
+}
+
+extension CommitmentPeriod: StoredRecord {
+    init(stored members: StorageJSONDecoder.Members) throws {
+        var members = members
+        let billingPeriodNumber: Int? = try members.decodeIfPresent("billingPeriodNumber")
+        let expiresDate: Date = try members.decode("expiresDate")
+        let price: Money? = try members.recordIfPresent(("price"))
+        let totalBillingPeriods: Int? = try members.decodeIfPresent("totalBillingPeriods")
+        self.init(billingPeriodNumber: billingPeriodNumber, totalBillingPeriods: totalBillingPeriods, expiresDate: expiresDate, price: price)
+    }
+}
+
+extension CommitmentRenewal: StoredRecord {
+    init(stored members: StorageJSONDecoder.Members) throws {
+        var members = members
+        let autoRenewProductID: String? = try members.decodeIfPresent("autoRenewProductID")
+        let billingPlan: BillingPlan? = try members.valueIfPresent(("billingPlan"))
+        let renewalDate: Date? = try members.decodeIfPresent("renewalDate")
+        let renewalPrice: Money? = try members.recordIfPresent(("renewalPrice"))
+        let willAutoRenew: Bool? = try members.decodeIfPresent("willAutoRenew")
+        self.init(
+            willAutoRenew: willAutoRenew, autoRenewProductID: autoRenewProductID, billingPlan: billingPlan, renewalDate: renewalDate,
+            renewalPrice: renewalPrice)
     }
 }

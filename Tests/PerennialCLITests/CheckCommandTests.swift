@@ -106,10 +106,8 @@ import FoundationNetworking
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let serverPort = try FreePort.loopback()
         let notify = situation == "unreachable" ? try FreePort.loopback() : serverPort
-        let roots = setup.directory.appendingPathComponent("roots")
-        let simulator = try await SimulatorProcess.start(
-            catalog: setup.directory.appendingPathComponent("catalog.json"), rootsDirectory: roots, keyFile: setup.keyFile,
-            notifyV2: "http://127.0.0.1:\(notify)/apple/notifications/v2/cli")
+        let roots = setup.roots
+        let simulator = try await setup.startSimulator(notifyV2: "http://127.0.0.1:\(notify)/apple/notifications/v2/cli")
         defer { simulator.stop() }
         let base = simulator.url
         let config = try setup.configuration(

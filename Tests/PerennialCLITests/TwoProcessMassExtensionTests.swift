@@ -14,9 +14,7 @@ struct TwoProcessMassExtensionTests {
         try await ScratchDatabase.with { database in
             let setup = try CheckCommandTests.Setup()
             defer { try? FileManager.default.removeItem(at: setup.directory) }
-            let roots = setup.directory.appendingPathComponent("roots")
-            let simulator = try await SimulatorProcess.start(
-                catalog: setup.directory.appendingPathComponent("catalog.json"), rootsDirectory: roots, keyFile: setup.keyFile)
+            let simulator = try await setup.startSimulator()
             defer { simulator.stop() }
             let apple = simulator.url
 
@@ -28,7 +26,7 @@ struct TwoProcessMassExtensionTests {
                     {"adminKey": "\(Self.adminKey)", "logLevel": "notice",
                      "massExtensions": {"pollIntervalSeconds": 1, "leaseSeconds": 5, "claimIntervalSeconds": \(claimIntervalSeconds)},
                      "apps": [{"id": "cli", "bundleId": "com.example.cli", "catalog": "\(setup.directory.path)/catalog.json",
-                     "environments": ["Sandbox"], "publicKeys": ["pk_cli"], "trustedRoots": ["\(roots.path)/jws-root.der"],
+                     "environments": ["Sandbox"], "publicKeys": ["pk_cli"], "trustedRoots": ["\(setup.roots.path)/jws-root.der"],
                      "serverAPI": {"keyId": "\(CheckCommandTests.keyID)", "issuerId": "\(CheckCommandTests.issuerID)",
                                    "privateKey": "file:\(setup.keyFile.path)", "baseURL": "\(apple.absoluteString)"}}]}
                     """

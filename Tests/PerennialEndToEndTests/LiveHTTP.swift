@@ -49,9 +49,10 @@ struct LiveHTTP {
     }
 
     /// Buys `productID` on the device as `account`; returns the purchase response.
-    func buy(_ productID: String, account: String, offer: [String: Any]? = nil) async throws -> Response {
+    func buy(_ productID: String, account: String, offer: [String: Any]? = nil, billingPlan: String? = nil) async throws -> Response {
         var body: [String: Any] = ["account": account, "productId": productID]
         if let offer { body["offer"] = offer }
+        if let billingPlan { body["billingPlan"] = billingPlan }
         let response = try await simulator(.POST, "simulator/v1/purchases", body)
         guard response.status == 200 || response.status == 201, response.json["signedTransaction"] is String else {
             throw Failure(description: "purchase: \(response.status) \(response.text)")

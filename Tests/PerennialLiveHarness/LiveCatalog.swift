@@ -1,4 +1,5 @@
 import Foundation
+public import PerennialCore
 
 /// The catalog every ``LiveSystem`` sells unless a test brings its own: Examples/catalog.json's
 /// products under the bundle id `com.example.perennial`.
@@ -13,6 +14,9 @@ import Foundation
 ///
 /// Entitlements: `premium` (premium.yearly, premium.monthly, lifetime) and `standard` (every
 /// subscription and season).
+///
+/// Every product costs 9.99 USD; premium.yearly is also sold as a monthly plan with a 12-month
+/// commitment at ``premiumYearlyMonthlyPrice`` (a purchase with `"billingPlan": "monthly"`).
 public enum LiveCatalog {
     /// The bundle id of the catalog's only app.
     public static let bundleID = "com.example.perennial"
@@ -22,6 +26,8 @@ public enum LiveCatalog {
     public static let coins = "com.example.perennial.coins.100"
     public static let lifetime = "com.example.perennial.lifetime"
     public static let season = "com.example.perennial.season"
+    /// The monthly charge of premium.yearly's monthly plan with a 12-month commitment.
+    public static let premiumYearlyMonthlyPrice = Money(milliUnits: 990, currency: "USD")
 
     /// The catalog as JSON (docs/catalog.md), kept here rather than read from Examples/ so tests
     /// do not depend on the working directory.

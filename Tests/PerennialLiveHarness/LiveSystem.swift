@@ -115,12 +115,13 @@ public final class LiveSystem: Sendable {
 
         let start = Self.firstInstant
         let clock = LiveClock(start)
-        let setup = SimulatorSetup(
+        var setup = SimulatorSetup(
             catalog: catalog,
             prices: Dictionary(uniqueKeysWithValues: catalog.products.map { ($0.id, Money(milliUnits: 9_990, currency: "USD")) }),
             bundleID: app.bundleID, billingGracePeriodDays: billingGracePeriodDays, time: .virtual(start: start),
             wire: wiring.wire, targets: wiring.notificationTargets, faults: faults, serverAPICredentials: wiring.serverAPICredentials,
             promotionalOfferKeys: wiring.promotionalOfferKeys, transport: ClockSyncingTransport(clock: clock, base: HTTPNotificationTransport()))
+        setup.monthlyCommitmentPrices = [LiveCatalog.premiumYearly: LiveCatalog.premiumYearlyMonthlyPrice]
         let simulator = try AppStoreSimulator(setup: setup)
         clock.follow(simulator)
         let (simulatorService, simulatorPort) = try await startSimulator(simulator, clock: clock, logger: logger)

@@ -12,6 +12,7 @@ public struct AnalyticsContract: Sendable {
         case reorderedAndDuplicatedEvidenceGiveSameCounters
         case rebuildFindsTheSameCounters
         case rebuildOfSeveralBatchesFindsTheSameCounters
+        case commitmentCountersMatchTheirRebuild
     }
 
     public let makeStorage: @Sendable () async throws -> any SubscriberStorage
@@ -26,6 +27,7 @@ public struct AnalyticsContract: Sendable {
         case .reorderedAndDuplicatedEvidenceGiveSameCounters: try await reorderedAndDuplicatedEvidenceGiveSameCounters()
         case .rebuildFindsTheSameCounters: try await rebuildFindsTheSameCounters()
         case .rebuildOfSeveralBatchesFindsTheSameCounters: try await rebuildOfSeveralBatchesFindsTheSameCounters()
+        case .commitmentCountersMatchTheirRebuild: try await commitmentCountersMatchTheirRebuild()
         }
     }
 
@@ -173,5 +175,27 @@ public struct AnalyticsContract: Sendable {
         let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog)])
         #expect(rebuild.subscriptions == 1_050)
         #expect(try await allRows(storage) == kept)
+    }
+
+    /// A monthly plan with a 12-month commitment (``CommitmentPopulation``), its months applied one
+    /// by one: the counters the applies kept are the rebuild's and those of the evidence reversed,
+    /// with MRR at the monthly charge and the one churn on the commitment's end (docs/analytics.md).
+    private func commitmentCountersMatchTheirRebuild() async throws {
+        let storage = try await storage(applying: CommitmentPopulation.evidence)
+        let kept = try await allRows(storage)
+        #expect(try await allRows(try await self.storage(applying: CommitmentPopulation.evidence.reversed())) == kept)
+        let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog)])
+        #expect(rebuild.subscriptions == 1)
+        #expect(try await allRows(storage) == kept)
+
+        let rows = kept[.product] ?? []
+        func sum(_ metric: AnalyticsMetric, currency: String = "", through date: Date) -> Int64 {
+            let day = AnalyticsCounters.day(of: date)
+            return rows.filter { $0.metric == metric && $0.currency == currency && $0.day <= day }.reduce(0) { $0 + $1.value }
+        }
+        #expect(sum(.mrrGrossChange, currency: "USD", through: P.at(6, 1)) == 9_990)
+        #expect(sum(.revenueGross, currency: "USD", through: CommitmentPopulation.commitmentEnd) == 119_880)
+        #expect(sum(.churnVoluntary, through: CommitmentPopulation.commitmentEnd) == 1)
+        #expect(sum(.churnVoluntary, through: CommitmentPopulation.commitmentEnd.addingTimeInterval(-86_400)) == 0)
     }
 }

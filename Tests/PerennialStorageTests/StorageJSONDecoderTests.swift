@@ -28,7 +28,11 @@ import Testing
             offer: Offer(type: .introductory, id: text, paymentMode: .freeTrial, period: "P1W"), isUpgraded: seed % 2 == 1,
             revocation: Revocation(date: Date(timeIntervalSinceReferenceDate: -0.001), reason: .developerIssue, type: .refundProrated, percentage: 45_000),
             price: Money(milliUnits: Int64(seed) * 999 - 5_000, currency: "EUR"), storefront: "FRA",
-            appAccountToken: UUID(), environment: seed % 2 == 0 ? .sandbox : .production,
+            appAccountToken: UUID(), billingPlan: seed % 2 == 0 ? .monthly : BillingPlan(rawValue: text),
+            commitment: CommitmentPeriod(
+                billingPeriodNumber: seed % 12 + 1, totalBillingPeriods: 12, expiresDate: Date(timeIntervalSinceReferenceDate: 1e9 + Double(seed)),
+                price: Money(milliUnits: 119_880, currency: "EUR")),
+            environment: seed % 2 == 0 ? .sandbox : .production,
             provenance: Provenance(source: .notificationV2, versionDate: Date(timeIntervalSinceReferenceDate: 1e9 / 3), isSigned: true))
     }
 
@@ -59,7 +63,11 @@ import Testing
             isInBillingRetry: true, gracePeriodExpiresDate: Date(timeIntervalSinceReferenceDate: 1.5), priceIncreaseStatus: PriceIncreaseStatus(rawValue: "customerConsented"),
             offer: Offer(type: .promotional, id: "promo", paymentMode: .payAsYouGo, period: "P1M"), renewalPrice: Money(milliUnits: 4_990, currency: "USD"),
             renewalDate: Date(timeIntervalSinceReferenceDate: 2.25), recentSubscriptionStartDate: Date(timeIntervalSinceReferenceDate: -3),
-            eligibleWinBackOfferIDs: ["a", "日本"], appAccountToken: UUID(), environment: .sandbox,
+            eligibleWinBackOfferIDs: ["a", "日本"], appAccountToken: UUID(), billingPlan: .monthly,
+            commitment: CommitmentRenewal(
+                willAutoRenew: false, autoRenewProductID: "q", billingPlan: .monthly, renewalDate: Date(timeIntervalSinceReferenceDate: 4.5),
+                renewalPrice: Money(milliUnits: 119_880, currency: "USD")),
+            environment: .sandbox,
             provenance: Provenance(source: .serverAPI, versionDate: Date(timeIntervalSinceReferenceDate: 3), isSigned: false))
         // A field added to a record and not to the fixtures would go untested here.
         #expect(Self.unsetFields(of: transaction).isEmpty, "set every field: \(Self.unsetFields(of: transaction))")

@@ -123,6 +123,16 @@ extension ApplePriceIncreaseStatus {
     }
 }
 
+extension BillingPlanType {
+    var coreValue: BillingPlan {
+        switch self {
+        case .billedUpfront: .billedUpfront
+        case .monthly: .monthly
+        default: .unmapped(rawValue)
+        }
+    }
+}
+
 extension AppleAutoRenewStatus {
     /// Whether the subscription will renew. Core keeps this as a plain flag, so a value other than
     /// 0 or 1 cannot be carried and is reported instead of guessed.

@@ -29,6 +29,8 @@ extension JWSRenewalInfoDecodedPayload {
             recentSubscriptionStartDate: recentSubscriptionStartDate,
             eligibleWinBackOfferIDs: eligibleWinBackOfferIds ?? [],
             appAccountToken: appAccountToken,
+            billingPlan: renewalBillingPlanType?.coreValue,
+            commitment: try commitmentInfo?.commitmentRenewal(currency: currency, record: record),
             environment: environment.coreValue,
             provenance: Provenance(source: source, versionDate: signedDate, isSigned: true)
         )

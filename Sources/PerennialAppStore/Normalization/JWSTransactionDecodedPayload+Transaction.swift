@@ -6,7 +6,8 @@ extension JWSTransactionDecodedPayload {
     /// `source` says how the payload reached us (`.signedTransaction`, `.notificationV2`,
     /// `.serverAPI`); `signedDate` is the version date. The transaction id, original transaction
     /// id, product id, purchase date, signed date and environment are mandatory; each missing one
-    /// is a ``NormalizationError/missingField(field:record:)``.
+    /// is a ``NormalizationError/missingField(field:record:)``, and so is a `commitmentInfo`
+    /// without its `commitmentExpiresDate`.
     public func transaction(source: EvidenceSource) throws(NormalizationError) -> Transaction {
         let record = "signed transaction \(transactionId ?? "without id")"
         let transactionID = try transactionId.nonEmpty.required("transactionId", record: record)
@@ -38,6 +39,8 @@ extension JWSTransactionDecodedPayload {
             price: Money.from(milliUnits: price, currency: currency),
             storefront: storefront.nonEmpty,
             appAccountToken: appAccountToken,
+            billingPlan: billingPlanType?.coreValue,
+            commitment: try commitmentInfo?.commitmentPeriod(currency: currency, record: record),
             environment: environment.coreValue,
             provenance: Provenance(source: source, versionDate: signedDate, isSigned: true)
         )

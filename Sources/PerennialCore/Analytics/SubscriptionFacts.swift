@@ -174,7 +174,9 @@ public struct SubscriptionFacts: Sendable {
             } else if revokedInPeriod {
                 if !isTrial { writer.count(.churnOther, on: end) }
             } else {
-                addEnding(purchasedAt: start, at: paidEnd, info: ledger.renewalInfo, isTrial: isTrial, with: &writer)
+                addEnding(
+                    purchasedAt: start, at: paidEnd, committedUntil: history[index].commitmentContinuesUntil, info: ledger.renewalInfo,
+                    isTrial: isTrial, with: &writer)
             }
         }
 
@@ -227,30 +229,38 @@ public struct SubscriptionFacts: Sendable {
     }
 
     /// The end of the latest period when nothing follows it: billing retry (with its grace
-    /// period) while Apple still tries, else an expiry with its reason (trials do not churn).
-    private func addEnding(purchasedAt purchaseDate: Date, at end: Date, info: RenewalInfo?, isTrial: Bool, with writer: inout Writer) {
+    /// period) while Apple still tries, else an expiry with its reason (trials do not churn). A
+    /// period of a commitment that ends before the commitment churns at the commitment's end: the
+    /// customer owes the months until then, auto-renew on or off (unless Apple gave up charging one).
+    private func addEnding(
+        purchasedAt purchaseDate: Date, at periodEnd: Date, committedUntil: Date?, info: RenewalInfo?, isTrial: Bool,
+        with writer: inout Writer
+    ) {
         let current = info.flatMap { $0.provenance.versionDate >= purchaseDate ? $0 : nil }
+        let end = current?.expirationReason == .billingError ? periodEnd : committedUntil ?? periodEnd
         if let current, current.isInBillingRetry {
-            let graceEnd = max(end, current.gracePeriodExpiresDate ?? end)
-            writer.span(.graceChange, from: end, to: graceEnd)
+            let graceEnd = max(periodEnd, current.gracePeriodExpiresDate ?? periodEnd)
+            writer.span(.graceChange, from: periodEnd, to: graceEnd)
             writer.count(.retryChange, on: graceEnd)
             return
         }
-        if let current, current.expirationReason == .billingError, current.provenance.versionDate > end {
-            writer.span(.retryChange, from: end, to: current.provenance.versionDate)
+        if let current, current.expirationReason == .billingError, current.provenance.versionDate > periodEnd {
+            writer.span(.retryChange, from: periodEnd, to: current.provenance.versionDate)
         }
         guard !isTrial else { return }
         switch current?.expirationReason {
         case .voluntary?: writer.count(.churnVoluntary, on: end)
         case .billingError?: writer.count(.churnInvoluntary, on: end)
-        case nil where current?.willAutoRenew == false: writer.count(.churnVoluntary, on: end)
+        case nil where current?.autoRenewPreference == false: writer.count(.churnVoluntary, on: end)
         default: writer.count(.churnOther, on: end)
         }
     }
 
     /// A period's price as a month's worth: a year / 12, a week × 52 / 12 (a day-based period of
     /// n days × 364 / 12n), rounded down to a milli-unit; nil when the period's length is unknown.
+    /// A monthly charge of a commitment pays one month of the product's year: it is its own month's worth.
     private func monthlyPrice(_ milliUnits: Int64, of history: [Transaction], at index: Int, writer: inout Writer) -> Int64? {
+        if history[index].billingPlan == .monthly { return milliUnits }
         var duration = writer.productDuration(in: catalog)
         if PeriodType(offer: history[index].offer) == .introductoryPayUpFront, let period = history[index].offer?.period {
             duration = SubscriptionDuration(iso8601: period) ?? duration

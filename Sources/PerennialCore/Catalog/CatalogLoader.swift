@@ -50,6 +50,24 @@ public enum CatalogLoader {
     }
 }
 
+extension CatalogLoader {
+    /// `"9.99"` as 9990 milli-units: digits with at most three decimals, exactly (no floating point).
+    /// Every amount an operator writes (a catalog price, a command-line price) reads this way.
+    public static func milliUnits(_ text: String) -> Int64? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), let units = Int64(parts[0]) else {
+            return nil
+        }
+        var fraction: Int64 = 0
+        if parts.count == 2 {
+            let decimals = parts[1]
+            guard (1...3).contains(decimals.count), decimals.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(decimals) else { return nil }
+            fraction = value * [100, 10, 1][decimals.count - 1]
+        }
+        return units * 1000 + fraction
+    }
+}
+
 /// The JSON shape of the catalog file (keys as documented in docs/catalog.md).
 private struct CatalogFile: Decodable {
     struct AppEntry: Decodable {
@@ -116,7 +134,7 @@ private struct CatalogFile: Decodable {
             for (productIndex, product) in ranked {
                 for (priceIndex, price) in (product.prices ?? []).enumerated() {
                     let path = "subscriptionGroups[\(groupIndex)].products[\(productIndex)].prices[\(priceIndex)]"
-                    guard let milliUnits = Self.milliUnits(price.price) else {
+                    guard let milliUnits = CatalogLoader.milliUnits(price.price) else {
                         throw .malformed(path: path + ".price", reason: "\"\(price.price)\" is not an amount like 9.99")
                     }
                     guard price.currency.count == 3 else { throw .malformed(path: path + ".currency", reason: "use a three-letter ISO 4217 code") }
@@ -149,20 +167,5 @@ private struct CatalogFile: Decodable {
         }
         return try Catalog(
             apps: catalogApps, subscriptionGroups: groups, products: catalogProducts, entitlements: catalogEntitlements, prices: prices)
-    }
-
-    /// `"9.99"` as 9990 milli-units: digits with at most three decimals, exactly (no floating point).
-    static func milliUnits(_ text: String) -> Int64? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), let units = Int64(parts[0]) else {
-            return nil
-        }
-        var fraction: Int64 = 0
-        if parts.count == 2 {
-            let decimals = parts[1]
-            guard (1...3).contains(decimals.count), decimals.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(decimals) else { return nil }
-            fraction = value * [100, 10, 1][decimals.count - 1]
-        }
-        return units * 1000 + fraction
     }
 }

@@ -55,6 +55,10 @@ public struct RenewalInfo: Hashable, Sendable, Codable {
     public var recentSubscriptionStartDate: Date?
     public var eligibleWinBackOfferIDs: [String]
     public var appAccountToken: UUID?
+    /// How the next period is billed (V2 `renewalBillingPlanType`).
+    public var billingPlan: BillingPlan?
+    /// The renewal of the current commitment, for a monthly plan with a commitment.
+    public var commitment: CommitmentRenewal?
     public var environment: AppStoreEnvironment
     public var provenance: Provenance
 
@@ -73,6 +77,8 @@ public struct RenewalInfo: Hashable, Sendable, Codable {
         recentSubscriptionStartDate: Date? = nil,
         eligibleWinBackOfferIDs: [String] = [],
         appAccountToken: UUID? = nil,
+        billingPlan: BillingPlan? = nil,
+        commitment: CommitmentRenewal? = nil,
         environment: AppStoreEnvironment,
         provenance: Provenance
     ) {
@@ -90,7 +96,15 @@ public struct RenewalInfo: Hashable, Sendable, Codable {
         self.recentSubscriptionStartDate = recentSubscriptionStartDate
         self.eligibleWinBackOfferIDs = eligibleWinBackOfferIDs
         self.appAccountToken = appAccountToken
+        self.billingPlan = billingPlan
+        self.commitment = commitment
         self.environment = environment
         self.provenance = provenance
     }
+}
+
+extension RenewalInfo {
+    /// The customer's auto-renew switch. On a commitment it is the commitment's own status (the
+    /// monthly charges of the commitment come whatever the switch), else Apple's `autoRenewStatus`.
+    public var autoRenewPreference: Bool { commitment?.willAutoRenew ?? willAutoRenew }
 }

@@ -101,6 +101,10 @@ public struct Transaction: Hashable, Sendable, Codable {
     /// Three-letter storefront country code (`USA`).
     public var storefront: String?
     public var appAccountToken: UUID?
+    /// How this period is billed; nil when Apple does not say (every plan billed up front).
+    public var billingPlan: BillingPlan?
+    /// The commitment this transaction pays a month of, for a monthly plan with a commitment.
+    public var commitment: CommitmentPeriod?
     public var environment: AppStoreEnvironment
     public var provenance: Provenance
 
@@ -124,6 +128,8 @@ public struct Transaction: Hashable, Sendable, Codable {
         price: Money? = nil,
         storefront: String? = nil,
         appAccountToken: UUID? = nil,
+        billingPlan: BillingPlan? = nil,
+        commitment: CommitmentPeriod? = nil,
         environment: AppStoreEnvironment,
         provenance: Provenance
     ) {
@@ -146,7 +152,18 @@ public struct Transaction: Hashable, Sendable, Codable {
         self.price = price
         self.storefront = storefront
         self.appAccountToken = appAccountToken
+        self.billingPlan = billingPlan
+        self.commitment = commitment
         self.environment = environment
         self.provenance = provenance
+    }
+}
+
+extension Transaction {
+    /// The end of the commitment when it lies beyond this period: the monthly charges until then
+    /// are owed whatever the auto-renew switch says, so the subscription goes on to there.
+    public var commitmentContinuesUntil: Date? {
+        guard let commitment, commitment.expiresDate > (expiresDate ?? purchaseDate) else { return nil }
+        return commitment.expiresDate
     }
 }

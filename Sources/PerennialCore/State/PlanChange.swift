@@ -18,7 +18,8 @@ public struct PlanChange: Hashable, Sendable, Codable {
     public var fromProductID: String
     public var toProductID: String
     /// When the change takes (or took) effect: the purchase of the new product for an immediate
-    /// change, the end of the current period for one that waits for the renewal.
+    /// change, the end of the current period for one that waits for the renewal (on a monthly plan
+    /// with a commitment, the commitment's end).
     public var effectiveDate: Date
 
     /// A plan change between two products of a group.

@@ -46,11 +46,22 @@ extension SubscriberEngine {
         }
 
         let ended = status == .expired || status == .revoked
-        let willRenew = !ended && info?.willAutoRenew == true
+        // Mid-commitment the next monthly charge is owed whatever the switch says: the switch only
+        // decides whether a new commitment follows the current one.
+        let committedUntil = current.commitmentContinuesUntil
+        let willRenew = !ended && (committedUntil != nil || info?.autoRenewPreference == true)
         var renewalProductID: String?
         var pendingChange: PlanChange?
         var renewalOffer: Offer?
-        if willRenew, let info {
+        if let committedUntil, willRenew {
+            // The months left are of the current product; a new commitment may be of another.
+            renewalProductID = current.productID
+            if let info, infoIsCurrent, info.autoRenewPreference, let target = info.commitment?.autoRenewProductID, target != current.productID {
+                pendingChange = PlanChange(
+                    kind: catalog.planChangeKind(from: current.productID, to: target),
+                    fromProductID: current.productID, toProductID: target, effectiveDate: committedUntil)
+            }
+        } else if willRenew, let info {
             let target = infoIsCurrent ? (info.autoRenewProductID ?? current.productID) : current.productID
             renewalProductID = target
             if target != current.productID {
@@ -71,7 +82,7 @@ extension SubscriberEngine {
             periodStart: current.purchaseDate,
             expiresDate: expiresDate,
             willRenew: willRenew,
-            autoRenewEnabled: info?.willAutoRenew,
+            autoRenewEnabled: info?.autoRenewPreference,
             renewalProductID: renewalProductID,
             pendingChange: pendingChange,
             periodType: PeriodType(offer: current.offer),
@@ -86,7 +97,13 @@ extension SubscriberEngine {
             price: current.price,
             environment: current.environment,
             renewalInfoDate: info?.provenance.versionDate,
-            history: history)
+            history: history,
+            billingPlan: current.billingPlan,
+            commitment: current.commitment.map { commitment in
+                CommitmentState(
+                    billingPeriodNumber: commitment.billingPeriodNumber, totalBillingPeriods: commitment.totalBillingPeriods,
+                    expiresDate: commitment.expiresDate, willRenew: !ended && (info?.autoRenewPreference ?? true))
+            })
         return DerivedSubscription(state: state, usedIntroductoryOffer: summary.usedIntroductoryOffer, productIndex: productIndex)
     }
 }

@@ -18,9 +18,11 @@ public struct SubscriptionState: Hashable, Sendable, Codable {
     public var periodStart: Date
     /// End of the current period as Apple states it (`expiresDate`).
     public var expiresDate: Date
-    /// Whether the subscription will renew: auto-renew is on and the subscription has not ended.
+    /// Whether the subscription will renew: it has not ended, and auto-renew is on or the current
+    /// period is not the last of a commitment.
     public var willRenew: Bool
-    /// Apple's auto-renew switch as last reported, nil without renewal info.
+    /// The customer's auto-renew switch as last reported (on a commitment, the commitment's), nil
+    /// without renewal info.
     public var autoRenewEnabled: Bool?
     /// The product the next renewal will be for, when the subscription will renew.
     public var renewalProductID: String?
@@ -48,6 +50,10 @@ public struct SubscriptionState: Hashable, Sendable, Codable {
     public var renewalInfoDate: Date?
     /// The subscription's transactions, sorted by purchase date; events are derived from their changes.
     public var history: [Transaction]
+    /// How the current period is billed, when Apple says.
+    public var billingPlan: BillingPlan? = nil
+    /// The commitment of the current period, for a monthly plan with a commitment.
+    public var commitment: CommitmentState? = nil
 
     /// Whether the subscriber may use what the subscription grants.
     public var grantsAccess: Bool { status.grantsAccess }

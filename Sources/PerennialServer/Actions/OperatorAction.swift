@@ -2,14 +2,20 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import PerennialStorage
+public import PerennialStorage
 
 /// The admin key an operator acts with, from the admin API's bearer key or the dashboard's
 /// session: its name goes into the log and every timeline entry the action writes, its scope
-/// decides what it may do.
-struct ActingKey: Sendable, Equatable {
-    let name: String
-    let scope: AdminScope
+/// decides what it may do. A command run at a shell acts with the full scope under the operator's
+/// name: whoever can read the configuration holds every key.
+public struct ActingKey: Sendable, Equatable {
+    public let name: String
+    public let scope: AdminScope
+
+    public init(name: String, scope: AdminScope) {
+        self.name = name
+        self.scope = scope
+    }
 }
 
 /// One thing an operator does — grant, revoke, move, unbind, extend, refresh, look up, send a
@@ -21,7 +27,7 @@ struct ActingKey: Sendable, Equatable {
 /// An action throws the typed errors of its domain (``APIError``, ``GrantError``,
 /// ``WebhookEndpointError``, ``PerennialAppStore/EvidenceError``, Apple's
 /// ``PerennialAppStore/AppStoreServerAPIError``), which both doors render, as JSON or as a page.
-protocol OperatorAction: Sendable {
+public protocol OperatorAction: Sendable {
     associatedtype Output: Sendable
     /// The least scope of a key that may perform it.
     static var scope: AdminScope { get }
@@ -34,7 +40,7 @@ extension ServerDependencies {
     /// through, and this is the one place an operator's action nudges the webhook job: whatever
     /// the action committed (a grant's event, a moved purchase's, a requeued delivery, an endpoint
     /// that may now receive) is delivered at once rather than at the job's next round.
-    func perform<Action: OperatorAction>(_ action: Action, by key: ActingKey) async throws -> Action.Output {
+    public func perform<Action: OperatorAction>(_ action: Action, by key: ActingKey) async throws -> Action.Output {
         guard key.scope >= Action.scope else {
             throw AuthError.insufficientScope(key: key.name, scope: key.scope.rawValue, required: Action.scope.rawValue)
         }

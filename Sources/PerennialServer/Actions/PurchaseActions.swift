@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 import HTTPTypes
 import Logging
 import PerennialAppStore
 import PerennialCore
-import PerennialStorage
+public import PerennialStorage
 
 /// Moving a purchase to another user of the app: the same ownership decision as a user presenting
 /// it (forced to transfer), with the same timeline entries and events.
@@ -135,11 +135,18 @@ struct ApplyRefundHistory: OperatorAction {
 /// about it name nobody; the operator binds it at Apple to its owner's Perennial token (the one
 /// the app passes to StoreKit 2 purchases), then the purchase is read back from Apple (Get
 /// Transaction Info, which answers for every product type) and applied: the timeline shows who
-/// bound it and why, and the stored records carry the token Apple now signs.
+/// bound it and why, and the stored records carry the token Apple now signs. The admin API, the
+/// dashboard and `perennial support set-app-account-token` all perform it.
 ///
 /// Asking Apple twice sets the same token twice, so a retry after a failed read-back is safe.
-struct SetAppAccountToken: OperatorAction {
-    static let scope = AdminScope.support
+public struct SetAppAccountToken: OperatorAction {
+    public static let scope = AdminScope.support
+
+    /// The token Apple now holds for the purchase, and its owner's answer.
+    public struct Outcome: Sendable {
+        public let token: UUID
+        public let answer: SubscriberResponse
+    }
 
     let originalTransactionID: String?
     /// When set, the purchase must be this user's (the dashboard acts from one subscriber's page).
@@ -147,8 +154,14 @@ struct SetAppAccountToken: OperatorAction {
     let reason: String?
     let app: AppContext
 
-    /// The owner's answer.
-    func perform(by key: ActingKey, with dependencies: ServerDependencies) async throws -> SubscriberResponse {
+    public init(originalTransactionID: String?, expectedOwner: AppUserID? = nil, reason: String?, app: AppContext) {
+        self.originalTransactionID = originalTransactionID
+        self.expectedOwner = expectedOwner
+        self.reason = reason
+        self.app = app
+    }
+
+    public func perform(by key: ActingKey, with dependencies: ServerDependencies) async throws -> Outcome {
         let client = try ActionTargets.serverAPIClient(of: app)
         let (id, owner) = try await ActionTargets.ownedPurchase(originalTransactionID, in: app, storage: dependencies.storage)
         if let expectedOwner, expectedOwner != owner { throw APIError.notFound("purchase \(id) is not \(expectedOwner)'s") }
@@ -166,6 +179,6 @@ struct SetAppAccountToken: OperatorAction {
         let pipeline = dependencies.pipeline(for: app)
         let now = dependencies.clock.now
         _ = try await pipeline.ingest(.appleAnswer(verified, originalTransactionID: id), now: now, requestedBy: action)
-        return try await pipeline.answer(for: owner, now: now)
+        return Outcome(token: token, answer: try await pipeline.answer(for: owner, now: now))
     }
 }

@@ -69,9 +69,9 @@ struct SupportRoutes: Sendable {
         app.action(.post, "subscriptions/:originalTransactionId/app-account-token", dependencies: dependencies) { request, context in
             let app = try pathApp(context)
             return SetAppAccountToken(
-                originalTransactionID: context.parameters.get("originalTransactionId"), expectedOwner: nil, reason: try await reason(request, context), app: app)
+                originalTransactionID: context.parameters.get("originalTransactionId"), reason: try await reason(request, context), app: app)
         } answer: {
-            JSONResponse.make($0)
+            JSONResponse.make($0.answer)
         }
         app.action(.post, "subscriptions/:originalTransactionId/refunds", dependencies: dependencies) { request, context in
             let app = try pathApp(context)

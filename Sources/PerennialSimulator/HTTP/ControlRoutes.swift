@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 
 /// The control side under `/simulator/v1`: the clock, delivery faults, verifyReceipt failures,
-/// the notification timeline and the roots a server under test must trust.
+/// Apple's consent rescission for an account, the notification timeline and the roots a server
+/// under test must trust.
 struct ControlRoutes {
     let simulator: AppStoreSimulator
 
@@ -40,6 +41,12 @@ struct ControlRoutes {
                     ? nil : try JSONDecoder().decode(VerifyReceiptFailureBody.self, from: data).failure
                 await simulator.setVerifyReceiptFailure(failure)
                 return Response(status: .noContent)
+            }
+        }
+        group.post("accounts/:id/rescind-consent") { _, context in
+            await RouteHandling.run {
+                let record = try await simulator.rescindConsent(accountID: try context.parameters.require("id"))
+                return SimulatorJSON.response(NotificationBody(record.notification))
             }
         }
         group.get("timeline") { _, _ in

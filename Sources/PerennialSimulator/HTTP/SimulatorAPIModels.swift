@@ -94,6 +94,8 @@ struct PurchaseBody: Decodable {
     let offer: OfferBody?
     let askToBuy: Bool?
     let quantity: Int?
+    /// `monthly` for the monthly plan with a 12-month commitment.
+    let billingPlan: String?
 
     struct OfferBody: Decodable {
         let type: String
@@ -112,7 +114,7 @@ struct PurchaseBody: Decodable {
                     type: OfferType(rawValue: $0.type), id: $0.id, paymentMode: $0.paymentMode.map(OfferPaymentMode.init(rawValue:)),
                     period: $0.period, signature: $0.signature, compactJWS: $0.compactJWS)
             },
-            quantity: quantity ?? 1, askToBuy: askToBuy ?? false)
+            quantity: quantity ?? 1, askToBuy: askToBuy ?? false, billingPlan: billingPlan.map(BillingPlan.init(rawValue:)))
     }
 }
 

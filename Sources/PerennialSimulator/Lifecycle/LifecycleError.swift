@@ -41,6 +41,13 @@ public enum LifecycleError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The account subscribed to this group before, so the introductory offer is spent.
     case introductoryOfferIneligible(groupID: String)
     case timeMovesBackwards(now: Date, requested: Date)
+    /// The product is not sold as a monthly plan with a commitment (a one-year product with a
+    /// monthly price in ``SimulatorConfiguration/monthlyCommitmentPrices``).
+    case noMonthlyCommitmentPlan(productID: String)
+    /// The simulator sells monthly plans with a commitment without offers.
+    case offerOnCommitmentPlan(productID: String)
+    /// Plan changes during a monthly plan with a commitment are not modelled.
+    case planChangeOnCommitment(originalTransactionID: String)
 
     public var description: String {
         switch self {
@@ -76,6 +83,9 @@ public enum LifecycleError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidOfferPeriod(let text): "offer period \"\(text)\" is not an ISO 8601 duration like P1W or P1M"
         case .introductoryOfferIneligible(let groupID): "the account already used its introductory offer in group \"\(groupID)\""
         case .timeMovesBackwards(let now, let requested): "cannot advance from \(now) back to \(requested)"
+        case .noMonthlyCommitmentPlan(let productID): "product \"\(productID)\" is not sold as a monthly plan with a 12-month commitment"
+        case .offerOnCommitmentPlan(let productID): "the monthly plan of \"\(productID)\" is sold without offers"
+        case .planChangeOnCommitment(let id): "subscription \(id) is a monthly plan with a commitment, whose plan changes the simulator does not model"
         }
     }
 }

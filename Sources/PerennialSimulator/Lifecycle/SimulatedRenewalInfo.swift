@@ -27,4 +27,8 @@ public struct SimulatedRenewalInfo: Hashable, Sendable {
     public let offer: Offer?
     /// `eligibleWinBackOfferIds`: sent for an expired subscription whose product has win-back offers.
     public let eligibleWinBackOfferIDs: [String]?
+    /// `renewalBillingPlanType`, for a monthly plan with a commitment.
+    public internal(set) var renewalBillingPlanType: BillingPlan? = nil
+    /// `commitmentInfo`: whether, when, into what and at what price the commitment renews.
+    public internal(set) var commitmentInfo: CommitmentRenewal? = nil
 }

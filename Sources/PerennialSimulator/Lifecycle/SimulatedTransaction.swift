@@ -45,4 +45,8 @@ public struct SimulatedTransaction: Hashable, Sendable {
     /// The holder's app download (`appTransactionId`): one per account and app, so every
     /// transaction of a customer carries the same value.
     public let appTransactionID: String
+    /// Apple's `billingPlanType`, sent for a monthly plan with a commitment.
+    public internal(set) var billingPlanType: BillingPlan? = nil
+    /// Apple's `commitmentInfo`: the month of the commitment this transaction pays.
+    public internal(set) var commitmentInfo: CommitmentPeriod? = nil
 }

@@ -27,6 +27,10 @@ public struct SimulatorConfiguration: Hashable, Sendable {
     /// The win-back offer ids configured for each auto-renewable product, best first; a lapsed
     /// subscriber's renewal info lists them as `eligibleWinBackOfferIds`.
     public var winBackOfferIDs: [String: [String]]
+    /// The monthly price of each one-year product that is also sold as a monthly plan with a
+    /// 12-month commitment (App Store Server API 1.21); a purchase with
+    /// ``PurchaseRequest/billingPlan`` `.monthly` buys that plan.
+    public var monthlyCommitmentPrices: [String: Money]
 
     /// A sandbox-like store: 5-minute months, 12 renewals, no grace period, 60 days of retry.
     public init(
@@ -40,7 +44,8 @@ public struct SimulatorConfiguration: Hashable, Sendable {
         seed: UInt64 = 0,
         firstTransactionID: Int64 = 2_000_000_000_000_001,
         firstWebOrderLineItemID: Int64 = 2_000_000_050_000_001,
-        winBackOfferIDs: [String: [String]] = [:]
+        winBackOfferIDs: [String: [String]] = [:],
+        monthlyCommitmentPrices: [String: Money] = [:]
     ) {
         self.catalog = catalog
         self.prices = prices
@@ -53,5 +58,6 @@ public struct SimulatorConfiguration: Hashable, Sendable {
         self.firstTransactionID = firstTransactionID
         self.firstWebOrderLineItemID = firstWebOrderLineItemID
         self.winBackOfferIDs = winBackOfferIDs
+        self.monthlyCommitmentPrices = monthlyCommitmentPrices
     }
 }

@@ -32,7 +32,7 @@ extension SimulatorState {
     /// The renewal moment: the first reason not to renew wins, else the charge is attempted.
     private mutating func endPeriod(_ index: Int, renewalDate: Date, _ effects: inout Effects) {
         let lifecycle = lifecycles[index]
-        if !lifecycle.willAutoRenew {
+        if !lifecycle.willAutoRenew && !lifecycle.isCommitted(after: renewalDate) {
             expire(index, reason: .voluntary, subtype: .voluntary, &effects)
         } else if productsNotForSale.contains(lifecycle.autoRenewProductID) {
             expire(index, reason: .productUnavailable, subtype: .productNotForSale, &effects)
@@ -82,10 +82,18 @@ extension SimulatorState {
             expire(index, reason: .productUnavailable, subtype: .productNotForSale, &effects)
             return
         }
-        let transaction = makeTransaction(
-            product: product, holder: Holder(lifecycle), start: start, expires: periodEnd(of: product, from: start),
-            reason: .renewal, price: lifecycle.renewalPrice)
+        // A monthly plan goes on month by month, into a new commitment once one ends.
+        let month = lifecycle.billingPlan == .monthly ? commitmentMonth(of: product, at: start, after: lifecycle) : nil
+        let transaction: SimulatedTransaction
+        if let month {
+            transaction = makeCommitmentTransaction(product: product, holder: Holder(lifecycle), start: start, month: month, reason: .renewal)
+        } else {
+            transaction = makeTransaction(
+                product: product, holder: Holder(lifecycle), start: start, expires: periodEnd(of: product, from: start),
+                reason: .renewal, price: lifecycle.renewalPrice)
+        }
         lifecycles[index].transactions.append(transaction)
+        lifecycles[index].billed(by: month)
         lifecycles[index].status = .active
         lifecycles[index].billingFailure = nil
         lifecycles[index].renewalCount += 1

@@ -21,6 +21,7 @@ extension SimulatorState {
 
     mutating func changeProduct(_ index: Int, to productID: String, _ effects: inout Effects) throws(LifecycleError) {
         let lifecycle = try activeSubscription(at: index)
+        guard lifecycle.billingPlan != .monthly else { throw .planChangeOnCommitment(originalTransactionID: lifecycle.originalTransactionID) }
         let current = lifecycle.latestTransaction.productID
         if productID == current, lifecycle.autoRenewProductID != current {
             try cancelPendingChange(index, &effects)

@@ -19,7 +19,7 @@ extension SimulatorState {
                     throw .alreadySubscribed(groupID: groupID, originalTransactionID: lifecycle.originalTransactionID)
                 }
                 // Apple keeps one original transaction per account and group: buying again is resubscribing.
-                try resubscribe(existing, productID: product.id, offer: request.offer, &effects)
+                try resubscribe(existing, productID: product.id, offer: request.offer, billingPlan: request.billingPlan, &effects)
                 return
             }
         } else if product.type == .nonConsumable,
@@ -33,18 +33,16 @@ extension SimulatorState {
         let holder = Holder(
             account: request.account, ownership: .purchased, appAccountToken: request.appAccountToken,
             quantity: request.quantity)
-        let transaction = makeTransaction(
-            product: product, holder: holder, start: now,
-            expires: try periodEnd(of: product, offer: request.offer, from: now), offer: request.offer,
-            reason: .purchase, price: price(of: product, offer: request.offer))
-        let lifecycle = SubscriptionLifecycle(
+        let (transaction, month) = try firstPeriod(of: product, holder: holder, offer: request.offer, plan: request.billingPlan)
+        var lifecycle = SubscriptionLifecycle(
             originalTransactionID: transaction.transactionID, account: request.account,
             billingAccount: request.account, ownership: .purchased, productType: product.type,
             subscriptionGroupID: product.subscriptionGroupID, appAccountToken: request.appAccountToken,
             transactions: [transaction], status: .active, willAutoRenew: product.type == .autoRenewable,
             autoRenewProductID: product.id, expirationReason: nil, billingFailure: nil, forcedBillingFailure: nil,
             renewalCount: 0, priceIncreaseStatus: nil, declinedPriceIncrease: false,
-            renewalPrice: configuration.prices[product.id], recentSubscriptionStartDate: now)
+            renewalPrice: month?.price ?? configuration.prices[product.id], recentSubscriptionStartDate: now)
+        lifecycle.billed(by: month)
         lifecycles.append(lifecycle)
         effects.record(transaction, lifecycle: lifecycles.count - 1)
         if product.type != .autoRenewable {
@@ -56,7 +54,9 @@ extension SimulatorState {
         }
     }
 
-    mutating func resubscribe(_ index: Int, productID: String?, offer: Offer?, _ effects: inout Effects) throws(LifecycleError) {
+    mutating func resubscribe(
+        _ index: Int, productID: String?, offer: Offer?, billingPlan: BillingPlan? = nil, _ effects: inout Effects
+    ) throws(LifecycleError) {
         let lifecycle = try subscription(at: index)
         guard lifecycle.ownership == .purchased else {
             throw .familySharedCannotResubscribe(originalTransactionID: lifecycle.originalTransactionID)
@@ -71,10 +71,7 @@ extension SimulatorState {
         }
         if offer?.type == .introductory { throw .introductoryOfferIneligible(groupID: lifecycle.subscriptionGroupID ?? "") }
 
-        let transaction = makeTransaction(
-            product: product, holder: Holder(lifecycle), start: now,
-            expires: try periodEnd(of: product, offer: offer, from: now), offer: offer, reason: .purchase,
-            price: price(of: product, offer: offer))
+        let (transaction, month) = try firstPeriod(of: product, holder: Holder(lifecycle), offer: offer, plan: billingPlan)
         lifecycles[index].transactions.append(transaction)
         lifecycles[index].status = .active
         lifecycles[index].willAutoRenew = true
@@ -84,7 +81,8 @@ extension SimulatorState {
         lifecycles[index].renewalCount = 0
         lifecycles[index].priceIncreaseStatus = nil
         lifecycles[index].declinedPriceIncrease = false
-        lifecycles[index].renewalPrice = configuration.prices[product.id]
+        lifecycles[index].renewalPrice = month?.price ?? configuration.prices[product.id]
+        lifecycles[index].billed(by: month)
         lifecycles[index].recentSubscriptionStartDate = now
         lifecycles[index].statusBeforeRevocation = nil
         lifecycles[index].eligibleWinBackOfferIDs = []
@@ -94,6 +92,20 @@ extension SimulatorState {
         } else {
             effects.notify(.subscribed, .resubscribe, about: lifecycles[index], at: now)
         }
+    }
+
+    /// The first period of a purchase or resubscription, starting now: the first month of a
+    /// commitment on the monthly plan, else the offer's period or the product's, billed up front.
+    private mutating func firstPeriod(
+        of product: Product, holder: Holder, offer: Offer?, plan: BillingPlan?
+    ) throws(LifecycleError) -> (SimulatedTransaction, CommitmentMonth?) {
+        if let month = try commitmentMonth(buying: product, plan: plan, offer: offer) {
+            return (makeCommitmentTransaction(product: product, holder: holder, start: now, month: month, reason: .purchase), month)
+        }
+        let transaction = makeTransaction(
+            product: product, holder: holder, start: now, expires: try periodEnd(of: product, offer: offer, from: now), offer: offer,
+            reason: .purchase, price: price(of: product, offer: offer))
+        return (transaction, nil)
     }
 
     /// Gives a family member their own subscription mirroring the purchaser's current period;

@@ -47,6 +47,10 @@ public struct SubscriptionLifecycle: Hashable, Sendable {
     public internal(set) var eligibleWinBackOfferIDs: [String] = []
     /// Where the subscription stood before a refund revoked it, restored by a refund reversal.
     var statusBeforeRevocation: SimulatedSubscriptionStatus? = nil
+    /// `.monthly` for a monthly plan with a commitment: every renewal is a monthly charge.
+    public internal(set) var billingPlan: BillingPlan? = nil
+    /// When the current commitment began; its months end at whole months from here.
+    public internal(set) var commitmentStart: Date? = nil
 
     /// Whether renewals fail on purpose, and whether the failure grants a grace period.
     public struct ForcedBillingFailure: Hashable, Sendable {
@@ -63,16 +67,34 @@ public struct SubscriptionLifecycle: Hashable, Sendable {
     /// renewal info.
     public var isAutoRenewable: Bool { productType == .autoRenewable }
 
+    /// Notes how the period just started is billed: a month of a commitment, or up front (nil).
+    mutating func billed(by month: SimulatorState.CommitmentMonth?) {
+        billingPlan = month.map { _ in .monthly }
+        commitmentStart = month?.commitmentStart
+    }
+
+    /// Whether the period ending at `date` is followed by another month of the current commitment,
+    /// owed whatever the auto-renew switch says.
+    func isCommitted(after date: Date) -> Bool {
+        latestTransaction.commitmentInfo.map { $0.expiresDate > date } ?? false
+    }
+
     /// The renewal info Apple would sign now; nil for purchases that do not renew.
+    ///
+    /// On a commitment, `autoRenewStatus` speaks of the next monthly charge (on while months of the
+    /// commitment remain) and `commitmentInfo.commitmentAutoRenewStatus` of the customer's switch,
+    /// which decides whether a new commitment follows
+    /// (https://developer.apple.com/documentation/appstoreserverapi/renewalcommitmentinfo).
     public var renewalInfo: SimulatedRenewalInfo? {
         guard isAutoRenewable else { return nil }
         let latest = latestTransaction
         let renewing = status == .active || status == .gracePeriod || status == .billingRetry
-        return SimulatedRenewalInfo(
+        let committed = renewing && latest.expiresDate.map(isCommitted(after:)) == true
+        var info = SimulatedRenewalInfo(
             originalTransactionID: originalTransactionID,
             productID: latest.productID,
             autoRenewProductID: autoRenewProductID,
-            autoRenewStatus: willAutoRenew,
+            autoRenewStatus: willAutoRenew || committed,
             expirationIntent: expirationReason,
             isInBillingRetryPeriod: billingFailure != nil,
             gracePeriodExpiresDate: billingFailure?.gracePeriodExpiresDate,
@@ -86,6 +108,14 @@ public struct SubscriptionLifecycle: Hashable, Sendable {
             offer: renewing && willAutoRenew ? Self.offerContinuing(latest.offer) : nil,
             eligibleWinBackOfferIDs: status == .expired && !eligibleWinBackOfferIDs.isEmpty ? eligibleWinBackOfferIDs : nil
         )
+        if let billingPlan, let commitment = latest.commitmentInfo {
+            info.renewalBillingPlanType = billingPlan
+            info.commitmentInfo = CommitmentRenewal(
+                willAutoRenew: willAutoRenew, autoRenewProductID: autoRenewProductID, billingPlan: billingPlan,
+                renewalDate: renewing ? commitment.expiresDate : nil,
+                renewalPrice: renewing ? renewalPrice : nil)
+        }
+        return info
     }
 
     /// The offer of the current period that still applies to the next renewal: a pay-as-you-go

@@ -78,7 +78,7 @@ extension AppStoreSimulator {
     public func purchase(_ purchase: DevicePurchase) async throws(SimulatorRuntimeError) -> DevicePurchaseResult {
         let request = PurchaseRequest(
             productID: purchase.productID, account: try account(id: purchase.accountID), appAccountToken: purchase.appAccountToken,
-            offer: purchase.offer?.offer, quantity: purchase.quantity)
+            offer: purchase.offer?.offer, quantity: purchase.quantity, billingPlan: purchase.billingPlan)
         guard state.configuration.catalog.product(id: purchase.productID) != nil else {
             throw .lifecycle(.unknownProduct(productID: purchase.productID))
         }

@@ -30,6 +30,8 @@ public actor AppStoreSimulator: SimulatorBackend {
     var verifyReceiptFailure: InjectedVerifyReceiptFailure?
     var serverAPIFailure: InjectedServerAPIFailure?
     var testNotificationCount: UInt64 = 0
+    /// `RESCIND_CONSENT` notifications sent so far: the next one's ordinal.
+    var consentRescissionCount: UInt64 = 0
     /// Aliases bound by steps sent to ``performAction(_:)``.
     var actionContext = ScenarioContext()
     private let transport: any NotificationTransport
@@ -162,6 +164,31 @@ public actor AppStoreSimulator: SimulatorBackend {
             throw .wire(error)
         }
         testNotificationCount += 1
+        return await send(notification, at: instant)
+    }
+
+    /// Plays a parent or guardian withdrawing consent for the account's use of the app: emits
+    /// Apple's signed `RESCIND_CONSENT` notification now, with the account's app transaction in
+    /// `appData`, delivers it and returns its history record. Nothing else changes: the purchases
+    /// stand, and what to do about the child's data is the developer's to decide.
+    public func rescindConsent(accountID: String) async throws(SimulatorRuntimeError) -> NotificationRecord {
+        let signed = try await appTransaction(accountID: accountID)
+        let instant = now
+        let notification: WireNotification
+        do throws(SimulatorWireError) {
+            notification = try emitter.rescindConsentNotification(
+                signedAppTransactionInfo: signed, bundleID: bundleID, environment: setup.environment, seed: setup.seed,
+                ordinal: consentRescissionCount, at: instant)
+        } catch {
+            throw .wire(error)
+        }
+        consentRescissionCount += 1
+        return await send(notification, at: instant)
+    }
+
+    /// Queues and delivers one notification sent outside the lifecycle (a test, a consent
+    /// rescission) and returns its history record, with the first attempt's outcome.
+    private func send(_ notification: WireNotification, at instant: Date) async -> NotificationRecord {
         queue.enqueue([notification], at: instant)
         _ = await deliverDue()
         return queue.record(notificationUUID: notification.notificationUUID)

@@ -1,4 +1,5 @@
 public import Foundation
+public import PerennialCore
 
 /// What a device asks the store to buy: StoreKit's `Product.purchase(options:)` for one account.
 public struct DevicePurchase: Equatable, Sendable {
@@ -14,11 +15,13 @@ public struct DevicePurchase: Equatable, Sendable {
     public var quantity: Int
     /// Ask to Buy: the purchase waits for a parent's approval instead of completing.
     public var askToBuy: Bool
+    /// StoreKit's billing plan option: `.monthly` buys the monthly plan with a 12-month commitment.
+    public var billingPlan: BillingPlan?
 
     /// A purchase of one unit without an offer unless given.
     public init(
         accountID: String, productID: String, appAccountToken: UUID? = nil, offer: DeviceOffer? = nil, quantity: Int = 1,
-        askToBuy: Bool = false
+        askToBuy: Bool = false, billingPlan: BillingPlan? = nil
     ) {
         self.accountID = accountID
         self.productID = productID
@@ -26,5 +29,6 @@ public struct DevicePurchase: Equatable, Sendable {
         self.offer = offer
         self.quantity = quantity
         self.askToBuy = askToBuy
+        self.billingPlan = billingPlan
     }
 }

@@ -54,6 +54,8 @@ public struct SimulatorSetup: Sendable {
     public var transport: (any NotificationTransport)?
     /// Win-back offer ids by product, best first, offered to lapsed subscribers.
     public var winBackOfferIDs: [String: [String]] = [:]
+    /// Monthly prices of the one-year products also sold as a monthly plan with a 12-month commitment.
+    public var monthlyCommitmentPrices: [String: Money] = [:]
 
     /// A sandbox-like setup: 5-minute months, 12 renewals, no grace period, retries on, no
     /// notification targets, a virtual clock at `start`, fresh keys with a receipt authority.
@@ -105,6 +107,7 @@ public struct SimulatorSetup: Sendable {
             catalog: catalog, prices: prices, timeScale: timeScale, renewalLimit: renewalLimit,
             billingGracePeriodDays: billingGracePeriodDays, billingRetryDays: billingRetryDays, environment: environment,
             seed: seed, firstTransactionID: firstTransactionID,
-            firstWebOrderLineItemID: firstTransactionID + 50_000_000, winBackOfferIDs: winBackOfferIDs)
+            firstWebOrderLineItemID: firstTransactionID + 50_000_000, winBackOfferIDs: winBackOfferIDs,
+            monthlyCommitmentPrices: monthlyCommitmentPrices)
     }
 }

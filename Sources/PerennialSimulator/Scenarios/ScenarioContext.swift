@@ -37,7 +37,8 @@ public struct ScenarioContext: Sendable {
                 .purchase(
                     PurchaseRequest(
                         productID: purchase.productID, account: try account(purchase.account, state: state),
-                        appAccountToken: purchase.appAccountToken, offer: purchase.offer, quantity: purchase.quantity)))
+                        appAccountToken: purchase.appAccountToken, offer: purchase.offer, quantity: purchase.quantity,
+                        billingPlan: purchase.billingPlan)))
         case .advance(let advance):
             return .advance(to: try instant(of: advance, state: state))
         case .setAutoRenew(let alias, let enabled):
@@ -182,7 +183,9 @@ public struct ScenarioContext: Sendable {
             guard let lifecycle = state.lifecycle(originalTransactionID: id), var date = lifecycle.nextDueEvent?.date else {
                 throw .nothingScheduled(alias: alias)
             }
-            let duration = state.configuration.catalog.product(id: lifecycle.autoRenewProductID)?.duration
+            // A monthly plan with a commitment renews every month, whatever the product's duration.
+            let duration = lifecycle.billingPlan == .monthly
+                ? SubscriptionDuration(iso8601: "P1M") : state.configuration.catalog.product(id: lifecycle.autoRenewProductID)?.duration
             for _ in 1..<count {
                 guard let duration else { throw .nothingScheduled(alias: alias) }
                 date = state.configuration.timeScale.end(of: duration, startingAt: date)

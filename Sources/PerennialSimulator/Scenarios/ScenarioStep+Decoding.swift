@@ -51,7 +51,7 @@ extension ScenarioStep {
                     ScenarioPurchase(
                         productID: try fields.string("product"), account: try fields.string("account"), offer: try fields.offer("offer"),
                         appAccountToken: try fields.optionalUUID("appAccountToken"), quantity: try fields.optionalInt("quantity") ?? 1,
-                        alias: try fields.optionalString("as")))
+                        alias: try fields.optionalString("as"), billingPlan: try fields.optionalString("billingPlan").map(BillingPlan.init(rawValue:))))
             case .advance:
                 return .advance(try fields.advance())
             case .setAutoRenew:

@@ -9,7 +9,7 @@ public import PerennialAppStore
 /// The same JSON is what `POST /simulator/v1/actions` takes, decoded with ``decode(json:)`` and
 /// carried out with ``ScenarioContext``.
 public enum ScenarioStep: Hashable, Sendable {
-    /// `{"purchase": {"product", "account", "offer"?, "appAccountToken"?, "quantity"?, "as"?}}`
+    /// `{"purchase": {"product", "account", "offer"?, "appAccountToken"?, "quantity"?, "billingPlan"?, "as"?}}`
     case purchase(ScenarioPurchase)
     /// `{"advance": {"periods": n, "of": alias}}`, `{"days": n, "scaled"?}`, `{"seconds": s}` or `{"to": ISO 8601}`.
     case advance(ScenarioAdvance)
@@ -101,15 +101,21 @@ public struct ScenarioPurchase: Hashable, Sendable {
     public var quantity: Int
     /// The name later steps use for the subscription (or purchase) this creates.
     public var alias: String?
+    /// `monthly` buys the product's monthly plan with a 12-month commitment; nil bills up front.
+    public var billingPlan: BillingPlan?
 
-    /// A purchase of one unit.
-    public init(productID: String, account: String, offer: Offer? = nil, appAccountToken: UUID? = nil, quantity: Int = 1, alias: String? = nil) {
+    /// A purchase of one unit, billed up front unless told.
+    public init(
+        productID: String, account: String, offer: Offer? = nil, appAccountToken: UUID? = nil, quantity: Int = 1, alias: String? = nil,
+        billingPlan: BillingPlan? = nil
+    ) {
         self.productID = productID
         self.account = account
         self.offer = offer
         self.appAccountToken = appAccountToken
         self.quantity = quantity
         self.alias = alias
+        self.billingPlan = billingPlan
     }
 }
 

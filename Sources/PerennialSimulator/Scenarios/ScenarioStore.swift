@@ -22,6 +22,9 @@ public struct ScenarioStore: Hashable, Sendable {
     /// Product id → the win-back offers Apple lists in a lapsed subscriber's renewal info
     /// (`eligibleWinBackOfferIds`).
     public var winBackOfferIDs: [String: [String]] = [:]
+    /// Product id → the monthly price of the product's monthly plan with a 12-month commitment
+    /// (one-year products only), bought with a purchase's `"billingPlan": "monthly"`.
+    public var monthlyCommitmentPrices: [String: Money] = [:]
 
     /// The instant scenarios start at unless they say otherwise: 2026-01-01T00:00:00Z.
     public static let defaultStart = Date(timeIntervalSince1970: 1_767_225_600)
@@ -51,7 +54,7 @@ public struct ScenarioStore: Hashable, Sendable {
         SimulatorConfiguration(
             catalog: catalog, prices: prices, timeScale: timeScale, renewalLimit: renewalLimit,
             billingGracePeriodDays: gracePeriodDays, billingRetryDays: billingRetryDays, environment: environment,
-            seed: seed ?? self.seed, winBackOfferIDs: winBackOfferIDs)
+            seed: seed ?? self.seed, winBackOfferIDs: winBackOfferIDs, monthlyCommitmentPrices: monthlyCommitmentPrices)
     }
 
     /// The app facts the notifications carry.
@@ -91,7 +94,7 @@ public struct ScenarioStore: Hashable, Sendable {
         typealias BodyError = ScenarioStep.BodyError
         let known: Set<String> = [
             "catalog", "prices", "seed", "rate", "renewalLimit", "gracePeriodDays", "billingRetryDays", "environment", "start",
-            "appAppleId", "bundleVersion", "winBackOffers",
+            "appAppleId", "bundleVersion", "winBackOffers", "monthlyCommitments",
         ]
         if let unknown = fields.values.keys.sorted().first(where: { !known.contains($0) }) {
             throw .invalidField(path: "store.\(unknown)", reason: "not a store field (\(known.sorted().joined(separator: ", ")))")
@@ -131,6 +134,15 @@ public struct ScenarioStore: Hashable, Sendable {
             }
         } else if !fields.isAbsent("prices") {
             throw .invalidField(path: "store.prices", reason: "must map product ids to {\"milliUnits\", \"currency\"}")
+        }
+        if case .object(let plans) = fields.values["monthlyCommitments"] ?? .null {
+            for (productID, value) in plans {
+                monthlyCommitmentPrices[productID] = try Scenario.read("store.monthlyCommitments.\(productID)") { () throws(BodyError) in
+                    try StepFields(.object(["price": value])).money("price")
+                }
+            }
+        } else if !fields.isAbsent("monthlyCommitments") {
+            throw .invalidField(path: "store.monthlyCommitments", reason: "must map product ids to monthly prices {\"milliUnits\", \"currency\"}")
         }
         if case .object(let offers) = fields.values["winBackOffers"] ?? .null {
             for (productID, ids) in offers {

@@ -140,3 +140,15 @@ extension AppleSubscriptionStatus {
         self.init(rawValue: status.rawValue)
     }
 }
+
+extension BillingPlanType {
+    init?(simulated plan: BillingPlan) {
+        switch plan {
+        case .billedUpfront: self = .billedUpfront
+        case .monthly: self = .monthly
+        default:
+            guard let raw = plan.unmappedAppleRaw else { return nil }
+            self.init(rawValue: raw)
+        }
+    }
+}

@@ -41,7 +41,14 @@ public enum PayloadEncoder {
             appTransactionId: transaction.appTransactionID,
             offerPeriod: offer?.period,
             revocationType: transaction.revocationType.flatMap(AppleRevocationType.init(simulated:)),
-            revocationPercentage: transaction.revocationPercentage
+            revocationPercentage: transaction.revocationPercentage,
+            billingPlanType: transaction.billingPlanType.flatMap(BillingPlanType.init(simulated:)),
+            // The commitment's price is in the transaction's currency.
+            commitmentInfo: transaction.commitmentInfo.map {
+                TransactionCommitmentInfo(
+                    billingPeriodNumber: $0.billingPeriodNumber, commitmentExpiresDate: $0.expiresDate.wholeMilliseconds,
+                    commitmentPrice: $0.price?.milliUnits, totalBillingPeriods: $0.totalBillingPeriods)
+            }
         )
     }
 
@@ -69,7 +76,16 @@ public enum PayloadEncoder {
             eligibleWinBackOfferIds: renewalInfo.eligibleWinBackOfferIDs,
             appAccountToken: renewalInfo.appAccountToken,
             appTransactionId: renewalInfo.appTransactionID,
-            offerPeriod: offer?.period
+            offerPeriod: offer?.period,
+            // The next commitment's price is in the renewal `currency`.
+            commitmentInfo: renewalInfo.commitmentInfo.map {
+                RenewalCommitmentInfo(
+                    commitmentAutoRenewProductId: $0.autoRenewProductID,
+                    commitmentAutoRenewStatus: $0.willAutoRenew.map { $0 ? .on : .off },
+                    commitmentRenewalBillingPlanType: $0.billingPlan.flatMap(BillingPlanType.init(simulated:)),
+                    commitmentRenewalDate: $0.renewalDate.wholeMilliseconds, commitmentRenewalPrice: $0.renewalPrice?.milliUnits)
+            },
+            renewalBillingPlanType: renewalInfo.renewalBillingPlanType.flatMap(BillingPlanType.init(simulated:))
         )
     }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import PerennialServer
 import PerennialStorage
 
@@ -17,32 +16,16 @@ struct PrivacyCommand: AsyncParsableCommand {
 
     /// The user and app every request names, and where the database is.
     struct RequestOptions: ParsableArguments {
-        @OptionGroup var database: DatabaseOptions
-
-        @Option(help: "The app's id in the configuration (optional when it has one app).")
-        var app: String?
+        @OptionGroup var app: AppOptions
 
         @Option(help: "The app user id, as the app names the user.")
         var user: String
 
         /// Runs `body` with the request's app and the database, migrated.
         func withRequests<T>(_ body: (PersonalDataRequests, AppUserID) async throws -> T) async throws -> T {
-            let configuration = try database.configuration()
-            let apps = try AppRegistry(configuration: configuration, environment: ProcessInfo.processInfo.environment, transport: OfflineTransport())
-            let chosen: AppContext
-            if let app {
-                guard let found = apps.app(id: app) else { throw ValidationError("no app \(app) is configured (\(apps.apps.map(\.id).joined(separator: ", ")))") }
-                chosen = found
-            } else {
-                guard apps.apps.count == 1, let only = apps.apps.first else { throw ValidationError("name the app with --app (\(apps.apps.count) apps are configured)") }
-                chosen = only
-            }
             guard !user.isEmpty else { throw ValidationError("--user must not be empty") }
-            return try await DatabaseURL(configuration.databaseURL).withStorage(createMissingFile: false) { storage in
-                try await storage.migrate()
-                let pipeline = EvidencePipeline(
-                    app: chosen, storage: storage, webhookWakeUp: WebhookWakeUp(), metrics: ServerMetrics(), logger: Logger(label: "perennial.privacy"))
-                return try await body(PersonalDataRequests(pipeline: pipeline), AppUserID(user))
+            return try await app.withPipeline(transport: OfflineTransport(), label: "perennial.privacy") { pipeline in
+                try await body(PersonalDataRequests(pipeline: pipeline), AppUserID(user))
             }
         }
     }
@@ -71,17 +54,13 @@ struct PrivacyCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Erase the user's personal data; Apple's records of the purchases and the analytics stay.")
 
-        @Option(help: "Who asks, for the timeline (default: the login name).")
-        var operatorName = ProcessInfo.processInfo.environment["USER"].map { "cli:\($0)" } ?? "cli"
-
-        @Option(help: "Why (a ticket), for the timeline.")
-        var reason: String?
+        @OptionGroup var by: OperatorOptions
 
         @OptionGroup var request: RequestOptions
 
         func run() async throws {
             try await request.withRequests { requests, user in
-                guard let erased = try await requests.erase(user, by: operatorName, reason: reason, now: Date()) else {
+                guard let erased = try await requests.erase(user, by: by.operatorName, reason: by.reason, now: Date()) else {
                     throw UnknownUser(user: user.rawValue)
                 }
                 print(

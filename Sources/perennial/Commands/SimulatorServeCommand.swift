@@ -60,6 +60,11 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("send-once"), help: "Send each notification once, without Apple's retries (as Apple's sandbox does).")
     var sendOnce = false
 
+    @Option(
+        name: .customLong("monthly-commitment"),
+        help: "Also sell a one-year product as a monthly plan with a 12-month commitment at this monthly price: PRODUCT=9.99:USD (repeatable).")
+    var monthlyCommitments: [MonthlyCommitmentPrice] = []
+
     @OptionGroup var serverAPIKey: ServerAPIKeyOptions
 
     func validate() throws {
@@ -78,7 +83,10 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         let targets = DeliveryTargets(v2: try url(notifyV2, option: "--notify-v2"), v1: try url(notifyV1, option: "--notify-v1"))
         let start = WallClock().now
         let rootsURL = rootsDirectory.map { URL(fileURLWithPath: $0) }
-        let setup = SimulatorSetup(
+        for plan in monthlyCommitments where catalog.product(id: plan.productID)?.duration?.months != 12 {
+            throw ValidationError("--monthly-commitment \(plan.productID): not a one-year product of the catalog")
+        }
+        var setup = SimulatorSetup(
             catalog: catalog, bundleID: bundleID, environment: environment, seed: seed, timeScale: timeScale,
             time: virtualClock ? .virtual(start: start) : .wall,
             pki: rootsURL.map { .directory($0, receipts: true) } ?? .generate(receipts: true),
@@ -86,6 +94,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
             targets: targets, retries: !sendOnce,
             serverAPICredentials: (bundleID ?? catalog.apps.first?.bundleID).flatMap { serverAPIKey?.credentials(bundleID: $0) },
             promotionalOfferKeys: serverAPIKey?.promotionalOfferKeys ?? [:])
+        setup.monthlyCommitmentPrices = Dictionary(monthlyCommitments.map { ($0.productID, $0.price) }, uniquingKeysWith: { $1 })
         let simulator = try AppStoreSimulator(setup: setup)
         if let rootsURL { try writeRoots(simulator.pki, to: rootsURL) }
 

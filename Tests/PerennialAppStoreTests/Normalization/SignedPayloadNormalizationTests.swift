@@ -40,7 +40,11 @@ struct SignedPayloadNormalizationTests {
             offer: Offer(type: .promotional, id: "abc.123", paymentMode: .payAsYouGo, period: "P1Y"),
             renewalPrice: Money(milliUnits: 9990, currency: "USD"), renewalDate: WireJSON.ms(1_698_148_850_000),
             recentSubscriptionStartDate: WireJSON.ms(1_698_148_800_000), eligibleWinBackOfferIDs: ["eligible1", "eligible2"],
-            appAccountToken: UUID(uuidString: "7e3fb20b-4cdb-47cc-936d-99d65f608138"), environment: .localTesting,
+            appAccountToken: UUID(uuidString: "7e3fb20b-4cdb-47cc-936d-99d65f608138"), billingPlan: .monthly,
+            commitment: CommitmentRenewal(
+                willAutoRenew: true, autoRenewProductID: "com.example.product.commitment", billingPlan: .monthly,
+                renewalDate: WireJSON.ms(1_698_149_500_000), renewalPrice: Money(milliUnits: 9990, currency: "USD")),
+            environment: .localTesting,
             provenance: Provenance(source: .notificationV2, versionDate: WireJSON.ms(1_698_148_800_000), isSigned: true)))
     }
 

@@ -44,7 +44,7 @@ import Testing
             try Scenario.decode(json: Self.scenario(steps: steps, store: "{\"rate\": \"weekly\"}"))
         }
         #expect(throws: ScenarioDecodingError.invalidField(path: "store.colour", reason:
-            "not a store field (appAppleId, billingRetryDays, bundleVersion, catalog, environment, gracePeriodDays, prices, rate, renewalLimit, seed, start, winBackOffers)")) {
+            "not a store field (appAppleId, billingRetryDays, bundleVersion, catalog, environment, gracePeriodDays, monthlyCommitments, prices, rate, renewalLimit, seed, start, winBackOffers)")) {
             try Scenario.decode(json: Self.scenario(steps: steps, store: "{\"colour\": \"red\"}"))
         }
         #expect(throws: ScenarioDecodingError.invalidField(path: "store.winBackOffers.pro", reason: "must be a list of offer ids")) {

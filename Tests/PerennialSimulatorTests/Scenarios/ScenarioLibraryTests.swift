@@ -11,6 +11,7 @@ import Testing
             "trial-renewals-expiry", "upgrade", "downgrade", "crossgrade", "billing-retry-grace-recovery", "billing-retry-expires",
             "refund-and-reversal", "refund-declined", "family-sharing", "price-increase", "renewal-extension", "removed-from-sale",
             "offer-code-and-win-back", "auto-renew-off-on", "delivery-faults", "one-time-purchases", "sandbox-renewal-limit",
+            "monthly-commitment",
         ]
         #expect(expected.isSubset(of: Set(ScenarioFiles.names.map { String($0.dropLast(".json".count)) })))
     }

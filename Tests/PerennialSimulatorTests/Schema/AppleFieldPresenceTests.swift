@@ -6,31 +6,24 @@ import Testing
 
 /// The other half of ``AppleSchemaTests``: not only does every field the simulator signs belong to
 /// Apple's documented models, every documented field shows up somewhere. The walk plays the
-/// scenario library, a mass extension, a test notification, app transactions in both
-/// environments, the realtime retention request and the Server API's transaction history after an
-/// upgrade, and opens every nested JWS; a field of ``AppleWireSchemas`` (the V2 family:
-/// notifications with their `data`, `summary`, `appData` and `externalPurchaseToken`, transactions,
-/// renewal infos, app transactions, the realtime request) that never appears fails the test by
-/// name. When Apple documents a new field and it is added to the schemas, this is the list it
-/// shows up in until the simulator sends it.
+/// scenario library (a monthly plan with a 12-month commitment among its stories), a mass
+/// extension, a test notification, app transactions and consent rescissions in both environments,
+/// the realtime retention request and the Server API's transaction history after an upgrade, and
+/// opens every nested JWS; a field of ``AppleWireSchemas`` (the V2 family: notifications with their
+/// `data`, `summary`, `appData` and `externalPurchaseToken`, transactions, renewal infos, app
+/// transactions, the realtime request) that never appears fails the test by name. When Apple
+/// documents a new field and it is added to the schemas, this is the list it shows up in until the
+/// simulator sends it.
 @Suite struct AppleFieldPresenceTests {
     /// What the simulator cannot send yet, each group for its reason: a field (`Object.field`) or a
     /// whole object (`Object`). Keep it short: an entry here is a gap a client testing against the
     /// simulator never sees.
     static let notProduced: [(reason: String, fields: [String])] = [
         (
-            "monthly plans with a 12-month commitment (App Store Server API 1.21) are not modelled",
-            [
-                "JWSTransactionDecodedPayload.billingPlanType", "JWSTransactionDecodedPayload.commitmentInfo", "TransactionCommitmentInfo",
-                "JWSRenewalInfoDecodedPayload.renewalBillingPlanType", "JWSRenewalInfoDecodedPayload.commitmentInfo", "RenewalCommitmentInfo",
-            ]
-        ),
-        (
             "the simulator sells no Advanced Commerce API products",
             ["JWSTransactionDecodedPayload.advancedCommerceInfo", "JWSRenewalInfoDecodedPayload.advancedCommerceInfo"]
         ),
         ("external purchase links (EXTERNAL_PURCHASE_TOKEN) are not modelled", ["responseBodyV2DecodedPayload.externalPurchaseToken", "externalPurchaseToken"]),
-        ("consent rescission (RESCIND_CONSENT) is not modelled", ["responseBodyV2DecodedPayload.appData", "appData"]),
         (
             "the app transaction a device reads is bound to that device, and preorders are not modelled",
             ["AppTransaction.deviceVerification", "AppTransaction.deviceVerificationNonce", "AppTransaction.preorderDate"]
@@ -60,6 +53,8 @@ import Testing
             let store = try await RuntimeFixture.simulator(environment: environment)
             let appTransaction = try await store.appTransaction(accountID: RuntimeFixture.alice)
             present.formUnion(AppleWireSchemas.appTransaction.presentFields(in: try Self.payload(of: appTransaction)))
+            let rescission = try await store.rescindConsent(accountID: RuntimeFixture.alice)
+            present.formUnion(envelope.presentFields(in: try Self.json(rescission.notification.body)))
         }
 
         let extending = try await RuntimeFixture.simulator()
