@@ -33,6 +33,7 @@ import Testing
             (.post, "\(app)/subscriptions/1000/unbind", UnbindPurchase.scope),
             (.post, "\(app)/subscriptions/1000/app-account-token", SetAppAccountToken.scope),
             (.post, "\(app)/subscriptions/1000/refunds", ApplyRefundHistory.scope),
+            (.post, "\(app)/subscriptions/1000/app-transaction", ReadAppTransaction.scope),
             (.post, "\(app)/test-notifications", RequestTestNotification.scope),
             (.get, "\(app)/test-notifications/token", CheckTestNotification.scope),
             (.post, "\(app)/products/monthly/mass-extensions", RequestMassExtension.scope),

@@ -182,3 +182,59 @@ public struct SetAppAccountToken: OperatorAction {
         return Outcome(token: token, answer: try await pipeline.answer(for: owner, now: now))
     }
 }
+
+/// Get App Transaction Info as a support action: an app that went from paid to free honours the
+/// customers who paid by their original app purchase, which the app posts from the device
+/// (`AppTransaction.shared`); a customer whose device never did is asked of Apple by any of the
+/// customer's transaction ids, and the app transaction Apple signs is kept for the purchase's
+/// owner as if the app had posted it, the timeline naming the operator.
+public struct ReadAppTransaction: OperatorAction {
+    public static let scope = AdminScope.support
+
+    let originalTransactionID: String?
+    /// When set, the purchase must be this user's (the dashboard acts from one subscriber's page).
+    let expectedOwner: AppUserID?
+    let reason: String?
+    let app: AppContext
+
+    public init(originalTransactionID: String?, expectedOwner: AppUserID? = nil, reason: String?, app: AppContext) {
+        self.originalTransactionID = originalTransactionID
+        self.expectedOwner = expectedOwner
+        self.reason = reason
+        self.app = app
+    }
+
+    /// The owner's answer, with the original app purchase kept (the earliest, when one was).
+    public func perform(by key: ActingKey, with dependencies: ServerDependencies) async throws -> SubscriberResponse {
+        let client = try ActionTargets.serverAPIClient(of: app)
+        let (id, owner) = try await ActionTargets.ownedPurchase(originalTransactionID, in: app, storage: dependencies.storage)
+        if let expectedOwner, expectedOwner != owner { throw APIError.notFound("purchase \(id) is not \(expectedOwner)'s") }
+        let info: AppTransactionInfoResponse
+        do throws(AppStoreServerAPIError) {
+            info = try await client.send(.appTransaction(transactionID: id))
+        } catch {
+            throw Self.refusal(error, id: id)
+        }
+        guard let signed = info.signedAppTransactionInfo else {
+            throw AppStoreServerAPIError.decoding("Get App Transaction Info answered no signedAppTransactionInfo for \(id)")
+        }
+        let pipeline = dependencies.pipeline(for: app)
+        let now = dependencies.clock.now
+        let kept = try await pipeline.recordAppTransaction(
+            signed, presentedBy: owner, now: now, requestedBy: AdminAction(admin: key.name, action: "readAppTransaction", reason: reason))
+        dependencies.logger.info(
+            "admin action: app transaction read from Apple",
+            metadata: [
+                "admin": "\(key.name)", "app": "\(app.id)", "originalTransactionId": "\(id)", "appUserId": "\(owner)",
+                "originalApplicationVersion": "\(kept.originalApplicationVersion)",
+            ])
+        return try await pipeline.answer(for: owner, now: now)
+    }
+
+    /// Apple's 404 (`appTransactionDoesNotExist`, an unknown id) is the operator's to act on: 404,
+    /// not a 502 "Apple refused".
+    private static func refusal(_ error: AppStoreServerAPIError, id: String) -> any Error {
+        guard case .api(status: 404, code: _, message: _) = error else { return error }
+        return APIError.notFound("Apple knows no app transaction for purchase \(id)")
+    }
+}

@@ -48,6 +48,9 @@ struct DashboardRoutes: Sendable {
         support.post("apps/:appId/subscribers/:appUserId/purchases/:originalTransactionId/app-account-token") { request, context in
             try await page(context) { session in try await setAppAccountToken(request, context: context, session: session) }
         }
+        support.post("apps/:appId/subscribers/:appUserId/purchases/:originalTransactionId/app-transaction") { request, context in
+            try await page(context) { session in try await readAppTransaction(request, context: context, session: session) }
+        }
         support.post("apps/:appId/subscribers/:appUserId/grants") { request, context in
             try await page(context) { session in try await grant(request, context: context, session: session) }
         }
@@ -225,6 +228,17 @@ struct DashboardRoutes: Sendable {
         try await subscriberAction(request, context: context, session: session, form: NoFields.self) { _, app, user in
             _ = try await dependencies.perform(
                 SetAppAccountToken(
+                    originalTransactionID: context.parameters.get("originalTransactionId"), expectedOwner: user, reason: "from the dashboard", app: app),
+                by: session.actingKey)
+        }
+    }
+
+    /// Reads the subscriber's original app purchase from Apple by one of the subscriber's purchases,
+    /// as the admin API does.
+    private func readAppTransaction(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        try await subscriberAction(request, context: context, session: session, form: NoFields.self) { _, app, user in
+            _ = try await dependencies.perform(
+                ReadAppTransaction(
                     originalTransactionID: context.parameters.get("originalTransactionId"), expectedOwner: user, reason: "from the dashboard", app: app),
                 by: session.actingKey)
         }

@@ -175,14 +175,17 @@ struct SubscriberPage: Sendable {
         controls.canAskApple ? [""] : []
     }
 
-    /// A purchase's button that binds it at Apple to this user's app account token: for a purchase
-    /// made outside the app, whose notifications name nobody until it carries the token.
+    /// A purchase's buttons that ask Apple: bind it to this user's app account token (for a
+    /// purchase made outside the app, whose notifications name nobody until it carries the token),
+    /// and read the user's original app purchase by it (for a device that never posted it).
     private func appAccountTokenForm(of originalTransactionID: String, _ controls: Controls) -> [HTML] {
         guard controls.canAskApple else { return [] }
         return [
             """
             <form method="post" action="\(path)/purchases/\(originalTransactionID)/app-account-token">\(controls.token)\
-            <button type="submit"\(controls.disabled)>Set app account token</button></form>
+            <button type="submit"\(controls.disabled)>Set app account token</button></form>\
+            <form method="post" action="\(path)/purchases/\(originalTransactionID)/app-transaction">\(controls.token)\
+            <button type="submit"\(controls.disabled)>Read app purchase</button></form>
             """
         ]
     }

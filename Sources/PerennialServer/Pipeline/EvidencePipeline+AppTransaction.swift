@@ -8,7 +8,9 @@ extension EvidencePipeline {
     /// Verifies a StoreKit 2 app transaction with every rule of the app and keeps the original app
     /// purchase it proves for `user` (the earliest, when the user already has one); returns what
     /// is kept. An app transaction buys no subscription, so it changes no record, view or event.
-    public func recordAppTransaction(_ signed: String, presentedBy user: AppUserID, now: Date) async throws(IngestError) -> OriginalAppPurchase {
+    public func recordAppTransaction(
+        _ signed: String, presentedBy user: AppUserID, now: Date, requestedBy action: AdminAction? = nil
+    ) async throws(IngestError) -> OriginalAppPurchase {
         let purchase: OriginalAppPurchase
         do throws(EvidenceError) {
             purchase = try await app.verifier.appTransaction(signed)
@@ -18,7 +20,9 @@ extension EvidencePipeline {
         do throws(StorageError) {
             let kept = try await storage.recordAppTransaction(purchase, of: user, appBundleID: app.bundleID, signed: signed, receivedAt: now)
             try await storage.appendAudit(
-                AuditEntry.Draft(appUserID: user, appBundleID: app.bundleID, at: now, kind: .appTransactionRecorded, detail: AuditDetail(originalTransactionIDs: [], appPurchase: kept)))
+                AuditEntry.Draft(
+                    appUserID: user, appBundleID: app.bundleID, at: now, kind: .appTransactionRecorded,
+                    detail: AuditDetail(originalTransactionIDs: [], action: action, appPurchase: kept)))
             logger.info(
                 "app transaction recorded",
                 metadata: [

@@ -5,7 +5,8 @@ import PerennialStorage
 
 /// The admin API's door to what a support desk does (Server/Actions): find a purchase by a
 /// transaction id or by the order id of Apple's receipt email, refresh a subscriber from Apple,
-/// extend, move or unbind a purchase, set its app account token, apply its refund history, and
+/// extend, move or unbind a purchase, set its app account token, read its owner's original app
+/// purchase from Apple, apply its refund history, and
 /// check that Apple's notifications reach the server. Each route builds its action from the path
 /// and the body; the action declares its scope, checks its input and logs with the key's name.
 struct SupportRoutes: Sendable {
@@ -72,6 +73,12 @@ struct SupportRoutes: Sendable {
                 originalTransactionID: context.parameters.get("originalTransactionId"), reason: try await reason(request, context), app: app)
         } answer: {
             JSONResponse.make($0.answer)
+        }
+        app.action(.post, "subscriptions/:originalTransactionId/app-transaction", dependencies: dependencies) { request, context in
+            let app = try pathApp(context)
+            return ReadAppTransaction(originalTransactionID: context.parameters.get("originalTransactionId"), reason: try await reason(request, context), app: app)
+        } answer: {
+            JSONResponse.make($0)
         }
         app.action(.post, "subscriptions/:originalTransactionId/refunds", dependencies: dependencies) { request, context in
             let app = try pathApp(context)

@@ -11,7 +11,7 @@ struct SupportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "support",
         abstract: "Support actions that ask Apple, as the admin API runs them.",
-        subcommands: [SetAppAccountToken.self]
+        subcommands: [SetAppAccountToken.self, ReadAppTransaction.self]
     )
 
     struct SetAppAccountToken: AsyncParsableCommand {
@@ -33,6 +33,30 @@ struct SupportCommand: AsyncParsableCommand {
                     PerennialServer.SetAppAccountToken(originalTransactionID: purchase, reason: by.reason, app: app), by: by.actingKey)
                 print(
                     "purchase \(purchase) of \(set.answer.subscriber.appUserId) now carries app account token \(set.token.uuidString.lowercased()) at Apple")
+            }
+        }
+    }
+
+    struct ReadAppTransaction: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "read-app-transaction",
+            abstract: "Read the owner's original app purchase from Apple by one of the owner's purchases (Get App Transaction Info) and keep it.",
+            discussion: "For an app gone from paid to free whose customer's device never posted its app transaction: docs/operations.md.")
+
+        @Option(help: "The purchase's original transaction id; its owner's app purchase is read.")
+        var purchase: String
+
+        @OptionGroup var by: OperatorOptions
+
+        @OptionGroup var app: AppOptions
+
+        func run() async throws {
+            try await app.withDependencies(transport: AsyncHTTPClientTransport(), label: "perennial.support") { dependencies, app in
+                let answer = try await dependencies.perform(
+                    PerennialServer.ReadAppTransaction(originalTransactionID: purchase, reason: by.reason, app: app), by: by.actingKey)
+                let kept = answer.subscriber.appTransaction
+                print(
+                    "\(answer.subscriber.appUserId) first got the app in version \(kept?.originalApplicationVersion ?? "?") on \(kept.map { $0.originalPurchaseDate.formatted(.iso8601) } ?? "?")")
             }
         }
     }
