@@ -10,14 +10,15 @@ public import PerennialCore
 /// reconciliation job's schedule (``ReconciliationSchedule``), operators' grants
 /// (``EntitlementGrantStore``), the original app purchases (``AppTransactionStore``) and the
 /// analytics counters (``AnalyticsStorage``), the refund requests (``ConsumptionStore``) and the
-/// dashboard's sessions (``DashboardSessionStore``), the leased jobs (``JobStore``) and what
-/// names a user (``PersonalDataStore``), so a job is handed the storage and no caller has to
+/// dashboard's sessions (``DashboardSessionStore``), the leased jobs (``JobStore``), what
+/// names a user (``PersonalDataStore``) and the imports from a previous backend
+/// (``ImportJobStore``), so a job is handed the storage and no caller has to
 /// ask what a back end can do. The decisions of an apply live in ``EvidenceApplier``, written
 /// once; an implementation only loads a ``StorageSnapshot`` and writes the ``WritePlan``, both
 /// inside one database transaction.
 public protocol SubscriberStorage:
     WebhookOutbox, WebhookEndpointStore, ReconciliationSchedule, EntitlementGrantStore, AppTransactionStore, AnalyticsStorage,
-    ConsumptionStore, DashboardSessionStore, JobStore, PersonalDataStore
+    ConsumptionStore, DashboardSessionStore, JobStore, PersonalDataStore, ImportJobStore
 {
     /// Brings the schema to the newest version; safe to run at every start, and twice, and from
     /// two processes at once. Refuses, changing nothing, a database a newer Perennial migrated
