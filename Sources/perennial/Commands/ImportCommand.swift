@@ -83,16 +83,16 @@ struct ImportCommand: AsyncParsableCommand {
             clock: clock)
         let apps = try AppRegistry(configuration: configuration, environment: ProcessInfo.processInfo.environment, transport: pacing, wallClock: clock)
         let chosen = try choose(from: apps)
-        try await DatabaseURL(configuration.databaseURL).withStorage(createMissingFile: !dryRun) { storage in
-            if !dryRun { try await storage.migrate() }
+        if dryRun {
+            print(ImportReport(dryRun: SubscriberImport.dryRun(read, app: chosen), rows: read.rows.count).text)
+            return
+        }
+        try await DatabaseURL(configuration.databaseURL).withStorage(createMissingFile: true) { storage in
+            try await storage.migrate()
             let pipeline = EvidencePipeline(
                 app: chosen, storage: storage, webhookWakeUp: WebhookWakeUp(), metrics: ServerMetrics(), logger: Logger(label: "perennial.import"))
             let subscriberImport = SubscriberImport(
                 pipeline: pipeline, clock: clock, options: SubscriberImport.Options(checkpointRows: rowsAtOnce, admin: operatorName))
-            if dryRun {
-                print(ImportReport(dryRun: subscriberImport.dryRun(read), rows: read.rows.count).text)
-                return
-            }
             let display = ImportProgressDisplay(onTerminal: isatty(STDERR_FILENO) == 1, interval: progressInterval)
             let job = try await subscriberImport.run(read) { job in display.show(job) }
             display.finish()

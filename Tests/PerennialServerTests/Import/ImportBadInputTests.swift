@@ -23,7 +23,7 @@ import Testing
             """
         let input = try ImportInput.csv(Data(csv.utf8), format: .transactions)
         let imported = try await ImportWorld.emptyPerennial()
-        let dryRun = world.importer(into: imported).dryRun(input)
+        let dryRun = SubscriberImport.dryRun(input, app: world.app)
         #expect(dryRun.toAsk == 3)
         #expect(dryRun.problems.map(\.line) == [3, 5, 7])
         #expect(try await imported.evidenceCount() == 0, "a dry run writes nothing")

@@ -77,11 +77,12 @@ public struct SubscriberImport: Sendable {
         "imp_" + EvidenceDigest.key("import", Data(pipeline.app.bundleID.utf8), Data(input.digest.utf8)).dropFirst("import:".count).prefix(32)
     }
 
-    /// Checks every row without asking Apple or writing anything.
-    public func dryRun(_ input: ImportInput) -> DryRun {
+    /// Checks every row of an import into `app` without asking Apple or reading or writing the
+    /// database.
+    public static func dryRun(_ input: ImportInput, app: AppContext) -> DryRun {
         var result = DryRun()
         for row in input.rows {
-            if case .settled(let outcome, let message) = plan(row) {
+            if case .settled(let outcome, let message) = plan(row, app: app) {
                 result.counts[outcome] += 1
                 result.problems.append(ImportProblem(line: row.line, outcome: outcome, message: message))
             } else {
@@ -152,12 +153,12 @@ public struct SubscriberImport: Sendable {
         case receipt(String, user: AppUserID)
     }
 
-    private func plan(_ row: ImportInput.Row) -> Plan {
+    private static func plan(_ row: ImportInput.Row, app: AppContext) -> Plan {
         switch row.content {
         case .malformed(let reason): return .settled(.malformed, reason)
         case .skipped(let reason): return .settled(.skipped, reason)
         case .transaction(let id, let user, let environment):
-            if let environment, !pipeline.app.verifier.accepts(environment) {
+            if let environment, !app.verifier.accepts(environment) {
                 return .settled(.skipped, "environment \(environment.rawValue) is not one the app accepts")
             }
             return .purchase(id, user: user)
@@ -170,7 +171,7 @@ public struct SubscriberImport: Sendable {
     private func settle(_ row: ImportInput.Row, action: AdminAction) async throws -> (Int, ImportOutcome, String?) {
         do {
             let outcome: ImportOutcome
-            switch plan(row) {
+            switch Self.plan(row, app: pipeline.app) {
             case .settled(let outcome, let message): return (row.line, outcome, message)
             case .purchase(let id, let user): outcome = try await importPurchase(named: id, for: user, action: action)
             case .receipt(let receipt, let user): outcome = try await importReceipt(receipt, for: user, action: action)
