@@ -74,7 +74,11 @@ public struct SubscriberImport: Sendable {
 
     /// The import of `input` into this app: the same input always names the same import.
     public func importID(of input: ImportInput) -> String {
-        "imp_" + EvidenceDigest.key("import", Data(pipeline.app.bundleID.utf8), Data(input.digest.utf8)).dropFirst("import:".count).prefix(32)
+        Self.importID(of: input, appBundleID: pipeline.app.bundleID)
+    }
+
+    static func importID(of input: ImportInput, appBundleID: String) -> String {
+        "imp_" + EvidenceDigest.key("import", Data(appBundleID.utf8), Data(input.digest.utf8)).dropFirst("import:".count).prefix(32)
     }
 
     /// Checks every row of an import into `app` without asking Apple or reading or writing the
