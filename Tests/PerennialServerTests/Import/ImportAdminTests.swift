@@ -6,8 +6,8 @@ import PerennialStorage
 import Testing
 
 /// The admin API's imports: a support-scope key uploads the file, the import job runs it, and any
-/// admin key reads its progress and report; a file that cannot be imported is refused whole and
-/// stores nothing.
+/// admin key reads its progress and report, through the API or on the dashboard; a file that
+/// cannot be imported is refused whole and stores nothing.
 @Suite struct ImportAdminTests {
     @Test func anOperatorUploadsAFileAndReadsItsReport() async throws {
         let world = try await ImportWorld.played(customers: 2)
@@ -39,6 +39,13 @@ import Testing
             #expect((json["problems"] as? [[String: Any]])?.map { $0["line"] as? Int } == [4])
             #expect(try await client.send(.get, "\(path)/\(id)?after=4", key: "sk_read_only").object()["problems"] as? [Any] != nil)
             #expect(try await client.send(.get, "\(path)/imp_nope", key: "sk_read_only").status == .notFound)
+            // The dashboard shows its progress and report to any admin key.
+            let dashboard = try await DashboardClient.signIn(client, key: "sk_read_only")
+            let page = try await dashboard.get("/dashboard/apps/\(ServerHarness.appID)/imports/\(id)")
+            #expect(page.status == .ok)
+            #expect(page.text.contains("<progress value=\"3\" max=\"3\">") && page.text.contains("3/3 rows (100%), 1 failed"), "\(page.text)")
+            #expect(page.text.contains("<td>4</td><td>notFound</td>"), "\(page.text)")
+            #expect(try await dashboard.get("/dashboard/apps/\(ServerHarness.appID)/imports/imp_nope").status == .notFound)
             // The same file again is the same import, as it stands.
             let again = try await client.send(.post, path + "?format=transactions", key: ServerHarness.adminKey, body: file)
             #expect(try again.object()["state"] as? String == "finished")
