@@ -82,7 +82,7 @@ struct ImportCommand: AsyncParsableCommand {
             rates: [.transactionHistory: historyPerSecond, .subscriptionStatuses: statusesPerSecond, .verifyReceipt: verifyReceiptPerSecond],
             clock: clock)
         let apps = try AppRegistry(configuration: configuration, environment: ProcessInfo.processInfo.environment, transport: pacing, wallClock: clock)
-        let chosen = try choose(from: apps)
+        let chosen = try apps.chosen(app)
         if dryRun {
             print(ImportReport(dryRun: SubscriberImport.dryRun(read, app: chosen), rows: read.rows.count).text)
             return
@@ -107,47 +107,5 @@ struct ImportCommand: AsyncParsableCommand {
             return try ImportInput.receiptsDirectory(URL(fileURLWithPath: input))
         }
         return try ImportInput.csv(try InputFile.read(input), format: format.input)
-    }
-
-    private func choose(from apps: AppRegistry) throws -> AppContext {
-        if let app {
-            guard let found = apps.app(id: app) else { throw ValidationError("no app \(app) is configured (\(apps.apps.map(\.id).joined(separator: ", ")))") }
-            return found
-        }
-        guard apps.apps.count == 1, let only = apps.apps.first else { throw ValidationError("name the app with --app (\(apps.apps.count) apps are configured)") }
-        return only
-    }
-}
-
-/// The import's progress on standard error: one line redrawn in place on a terminal, where a
-/// person is waiting; otherwise a plain line every `interval` seconds, for a log.
-final class ImportProgressDisplay: @unchecked Sendable {
-    private let onTerminal: Bool
-    private let interval: Duration
-    private let started = ContinuousClock.now
-    private let lock = NSLock()
-    private var settledAtStart: Int?
-    private var lastLine: ContinuousClock.Instant?
-
-    init(onTerminal: Bool, interval: Double) {
-        self.onTerminal = onTerminal
-        self.interval = .milliseconds(Int64(interval * 1_000))
-    }
-
-    func show(_ job: ImportJob) {
-        let now = ContinuousClock.now
-        let text: String? = lock.withLock {
-            let atStart = settledAtStart ?? job.settledRows
-            settledAtStart = atStart
-            guard onTerminal || lastLine.map({ now - $0 >= interval }) ?? true else { return nil }
-            lastLine = now
-            return ImportProgressLine(job, settledAtStart: atStart, elapsed: (now - started).seconds).text
-        }
-        guard let text else { return }
-        FileHandle.standardError.write(Data((onTerminal ? "\r\u{1B}[K" + text : text + "\n").utf8))
-    }
-
-    func finish() {
-        if onTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

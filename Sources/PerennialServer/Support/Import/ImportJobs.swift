@@ -84,24 +84,18 @@ public struct ImportJobs: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            guard await runOnce() == 0 else { continue }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: options.claimInterval) }
-        }
+        await claims.run(follow)
     }
 
     /// One round: claims an import due and runs it until it ends or stops. Returns how many ran.
     public func runOnce() async -> Int {
-        let due: [StoredJob]
-        do {
-            due = try await dependencies.storage.claimDueJobs(
-                kind: Self.kind, owner: options.owner, limit: 1, leaseFor: options.leaseDuration, now: dependencies.clock.now)
-        } catch {
-            dependencies.logger.error("cannot claim imports", metadata: ["error": "\(error)"])
-            return 0
-        }
-        for stored in due { await follow(stored) }
-        return due.count
+        await claims.runOnce(follow)
+    }
+
+    private var claims: JobClaims {
+        JobClaims(
+            kind: Self.kind, owner: options.owner, limit: 1, leaseDuration: options.leaseDuration, claimInterval: options.claimInterval,
+            storage: dependencies.storage, clock: dependencies.clock, logger: dependencies.logger)
     }
 
     /// Runs one import: done when it ends, due again after ``Options/retryDelay`` when it stops.
