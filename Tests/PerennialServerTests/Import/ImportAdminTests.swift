@@ -32,6 +32,10 @@ import Testing
             let id = try #require(try started.object()["id"] as? String)
             #expect(await jobs.runOnce() == 1)
             #expect(await jobs.runOnce() == 0, "a finished import is not run again")
+            let kept = try #require(try await storage.job(id: id, kind: "import"))
+            #expect(kept.state == .done)
+            let record = try JSONSerialization.jsonObject(with: Data(kept.record.utf8)) as? [String: Any]
+            #expect(record?["file"] as? String == "", "the file, which names app users, is not kept once imported")
             let report = try await client.golden("admin-import-get", .get, "\(path)/\(id)", key: "sk_read_only")
             let json = try report.object()
             #expect(json["state"] as? String == "finished")

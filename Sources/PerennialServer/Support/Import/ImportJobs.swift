@@ -110,6 +110,10 @@ public struct ImportJobs: Service {
                     logger: dependencies.logger),
                 clock: dependencies.clock, options: SubscriberImport.Options(checkpointRows: options.rowsAtOnce, admin: job.admin))
             _ = try await subscriberImport.run(try ImportInput.csv(job.file, format: job.format))
+            // The file names app users: it is kept no longer than the import needs it.
+            var finished = job
+            finished.file = Data()
+            stored.record = String(decoding: try JSONEncoder().encode(finished), as: UTF8.self)
             stored.state = .done
         } catch SubscriberImport.Failure.notConfigured(let reason) {
             stored.state = .failed

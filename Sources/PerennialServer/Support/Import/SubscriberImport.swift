@@ -219,10 +219,10 @@ public struct SubscriberImport: Sendable {
         let (pages, history) = try await query.transactionHistory(transactionID, since: nil, app: pipeline.app, client: client)
         let named = history.first { $0.transactionID == transactionID || $0.originalTransactionID == transactionID }
         let purchases = named.map { [$0.originalTransactionID] } ?? Set(history.map(\.originalTransactionID)).sorted()
-        guard let first = purchases.first else { return .notFound }
+        guard !purchases.isEmpty else { return .notFound }
         var unowned: [String] = []
         for purchase in purchases where !(try await isOwned(purchase)) { unowned.append(purchase) }
-        guard !unowned.isEmpty else { return .alreadyKnown }
+        guard let first = unowned.first else { return .alreadyKnown }
         let environment = history.first?.environment ?? pipeline.app.environments.first ?? .production
         var verified: AppEvidenceVerifier.Verified
         if history.contains(where: { unowned.contains($0.originalTransactionID) && $0.productType == .autoRenewable }) {
