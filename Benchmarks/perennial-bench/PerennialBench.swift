@@ -1,11 +1,11 @@
 import Foundation
 
-/// `swift run -c release perennial-bench [engine] [jws] [receipts] [reads] [ingest] [analytics]` prints one table per suite.
+/// `swift run -c release perennial-bench [engine] [jws] [receipts] [reads] [ingest] [analytics] [import]` prints one table per suite.
 /// Each suite measures a baseline in the same run, because this machine's neighbours steal CPU and
 /// only figures taken side by side compare.
 @main
 struct PerennialBench {
-    static let suites = ["engine", "jws", "receipts", "reads", "ingest", "analytics"]
+    static let suites = ["engine", "jws", "receipts", "reads", "ingest", "analytics", "import"]
 
     static func main() async throws {
         let requested = Array(CommandLine.arguments.dropFirst())
@@ -30,6 +30,7 @@ struct PerennialBench {
             case "receipts": printTable("PKCS#7 app receipts", try await ReceiptBenchmark.run())
             case "reads": printTable("Stored subscriber reads (SQLite file, WAL)", try await ReadBenchmark.run())
             case "analytics": printTable("Analytics: overview, counters in the apply, rebuild (SQLite file, WAL)", try await AnalyticsBenchmark.run())
+            case "import": printTable("Import from a previous backend, unpaced (in-process simulator, SQLite file, WAL)", try await ImportBenchmark.run())
             default: printTable("V2 notification ingest in one process (the load tool's notifications, SQLite file, WAL)", try await IngestBenchmark.run())
             }
         }

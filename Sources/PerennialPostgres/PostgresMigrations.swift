@@ -35,6 +35,7 @@ enum PostgresMigrations {
         Migration(version: 13, name: "jobs", statements: jobs),
         Migration(version: 14, name: "audit-per-app", statements: auditPerApp),
         Migration(version: 15, name: "app-transactions-original-platform", statements: appTransactionsOriginalPlatform),
+        Migration(version: 16, name: "imports", statements: imports),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -368,6 +369,33 @@ enum PostgresMigrations {
         )
         """,
         "CREATE INDEX jobs_due ON jobs (kind, state, next_attempt_at)",
+    ]
+
+    /// Imports from a previous backend (``PerennialStorage/ImportJobStore``): each import's
+    /// progress, and its report's lines, written with the checkpoint that settled them.
+    private static let imports = [
+        """
+        CREATE TABLE imports (
+            id TEXT PRIMARY KEY,
+            app_bundle_id TEXT NOT NULL,
+            format TEXT NOT NULL,
+            total_rows BIGINT NOT NULL,
+            settled_rows BIGINT NOT NULL,
+            state TEXT NOT NULL,
+            counts TEXT NOT NULL,
+            started_at DOUBLE PRECISION NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE import_problems (
+            import_id TEXT NOT NULL REFERENCES imports(id),
+            line BIGINT NOT NULL,
+            outcome TEXT NOT NULL,
+            message TEXT NOT NULL,
+            PRIMARY KEY (import_id, line)
+        )
+        """,
     ]
 
     /// Timeline entries become each app's own, as app user ids are: an entry caused by evidence

@@ -22,6 +22,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("jobs", migrate: addJobs)
         migrator.registerMigration("audit-per-app", migrate: scopeAuditByApp)
         migrator.registerMigration("app-transactions-original-platform", migrate: addOriginalPlatform)
+        migrator.registerMigration("imports", migrate: addImports)
         return migrator
     }
 
@@ -359,6 +360,32 @@ enum SQLiteMigrations {
                     record TEXT NOT NULL
                 );
                 CREATE INDEX jobs_due ON jobs (kind, state, next_attempt_at);
+                """)
+    }
+
+    /// Imports from a previous backend (``PerennialStorage/ImportJobStore``): each import's
+    /// progress, and its report's lines, written with the checkpoint that settled them.
+    private static func addImports(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE imports (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    app_bundle_id TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    total_rows INTEGER NOT NULL,
+                    settled_rows INTEGER NOT NULL,
+                    state TEXT NOT NULL,
+                    counts TEXT NOT NULL,
+                    started_at REAL NOT NULL,
+                    updated_at REAL NOT NULL
+                );
+                CREATE TABLE import_problems (
+                    import_id TEXT NOT NULL REFERENCES imports(id),
+                    line INTEGER NOT NULL,
+                    outcome TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    PRIMARY KEY (import_id, line)
+                );
                 """)
     }
 

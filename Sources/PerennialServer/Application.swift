@@ -9,7 +9,7 @@ import HummingbirdCore
 public import PerennialCore
 
 /// The router of every Perennial route, over `dependencies`: tests drive it in-process, and
-/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:servicesAfterMigration:webhookDelivery:webhookTransport:reconciliation:consumption:massExtensions:migrate:)``
+/// ``buildApplication(configuration:storage:environment:transport:metrics:clock:wallClock:logger:services:servicesAfterMigration:webhookDelivery:webhookTransport:reconciliation:consumption:massExtensions:imports:migrate:)``
 /// serves it.
 public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialRequestContext> {
     let router = Router(context: PerennialRequestContext.self)
@@ -28,6 +28,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     PrivacyRoutes(dependencies: dependencies).add(to: router)
     GrantRoutes(dependencies: dependencies).add(to: router)
     MassExtensionRoutes(dependencies: dependencies).add(to: router)
+    ImportRoutes(dependencies: dependencies).add(to: router)
     MetricsRoutes(dependencies: dependencies).add(to: router)
     DashboardRoutes(
         dependencies: dependencies, sessions: DashboardSessions(store: dependencies.storage, keys: dependencies.adminKeys),
@@ -59,6 +60,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
 ///     runs when an app has a consumption policy.
 ///   - massExtensions: how the job follows mass extensions; nil turns it off. The job runs when an
 ///     app has a Server API key.
+///   - imports: how the job runs the admin API's imports; nil turns it off.
 ///   - migrate: false when the operator migrates separately (`perennial serve --no-migrate`):
 ///     the server then only checks that the schema is current, and does not start otherwise.
 /// - Throws: ``ConfigurationError`` when an app's configuration cannot be used.
@@ -78,11 +80,11 @@ public func buildApplication(
     reconciliation: ReconciliationOptions? = ReconciliationOptions(),
     consumption: ConsumptionService.Options? = ConsumptionService.Options(),
     massExtensions: MassExtensions.Options? = MassExtensions.Options(),
+    imports: ImportJobs.Options? = ImportJobs.Options(),
     migrate: Bool = true
 ) throws(ConfigurationError) -> some ApplicationProtocol {
-    let apps = try AppRegistry(
-        configuration: configuration, environment: environment, transport: transport ?? AsyncHTTPClientTransport(),
-        wallClock: wallClock)
+    let appleTransport = transport ?? AsyncHTTPClientTransport()
+    let apps = try AppRegistry(configuration: configuration, environment: environment, transport: appleTransport, wallClock: wallClock)
     let adminKeys = try AdminKeys(configuration: configuration, environment: environment)
     if apps.apps.isEmpty {
         logger.warning("no app is configured: only health and metrics answer; see docs/configuration.md")
@@ -128,6 +130,13 @@ public func buildApplication(
         limits: configuration.limits, wallClock: wallClock)
     if let massExtensions, apps.apps.contains(where: { $0.serverAPI != nil }) {
         jobs.append(MassExtensions(dependencies: dependencies, options: massExtensions))
+    }
+    if let imports, !apps.apps.isEmpty {
+        // The imports' own apps: the same, asking Apple through a transport that paces them.
+        let paced = try AppRegistry(
+            configuration: configuration, environment: environment, transport: ApplePacing(appleTransport, rates: imports.rates, clock: wallClock),
+            wallClock: wallClock)
+        jobs.append(ImportJobs(dependencies: dependencies, pacedApps: paced, options: imports))
     }
     let limits = configuration.limits
     let connectionCap = limits.connectionCap(openFiles: OpenFileLimit.current ?? limits.maxConnections + limits.reservedFileDescriptors)

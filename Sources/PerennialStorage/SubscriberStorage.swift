@@ -10,15 +10,16 @@ public import PerennialCore
 /// reconciliation job's schedule (``ReconciliationSchedule``), operators' grants
 /// (``EntitlementGrantStore``), the original app purchases (``AppTransactionStore``) and the
 /// analytics counters (``AnalyticsStorage``), the refund requests (``ConsumptionStore``) and the
-/// dashboard's sessions (``DashboardSessionStore``), the leased jobs (``JobStore``) and what
-/// names a user (``PersonalDataStore``); declared here is only what keeps the database itself
-/// (migrations, readiness). A service is handed the capabilities it uses; `perennial serve`
-/// hands the whole storage to the pipeline, which writes across them in one transaction. The decisions of an apply live in ``EvidenceApplier``, written
-/// once; an implementation only loads a ``StorageSnapshot`` and writes the ``WritePlan``, both
-/// inside one database transaction.
+/// dashboard's sessions (``DashboardSessionStore``), the leased jobs (``JobStore``), what names a
+/// user (``PersonalDataStore``) and the imports from a previous backend (``ImportJobStore``);
+/// declared here is only what keeps the database itself (migrations, readiness). A service is
+/// handed the capabilities it uses; `perennial serve` hands the whole storage to the pipeline,
+/// which writes across them in one transaction. The decisions of an apply live in
+/// ``EvidenceApplier``, written once; an implementation only loads a ``StorageSnapshot`` and writes
+/// the ``WritePlan``, both inside one database transaction.
 public protocol SubscriberStorage:
     SubscriberRecordStore, AuditTrail, WebhookOutbox, WebhookEndpointStore, ReconciliationSchedule, EntitlementGrantStore, AppTransactionStore,
-    AnalyticsStorage, ConsumptionStore, DashboardSessionStore, JobStore, PersonalDataStore
+    AnalyticsStorage, ConsumptionStore, DashboardSessionStore, JobStore, PersonalDataStore, ImportJobStore
 {
     /// Brings the schema to the newest version; safe to run at every start, and twice, and from
     /// two processes at once. Refuses, changing nothing, a database a newer Perennial migrated

@@ -8,7 +8,7 @@ struct Perennial: AsyncParsableCommand {
         abstract: "Self-hosted App Store subscription backend: verify, decode and track Apple's evidence.",
         subcommands: [
             ReceiptCommand.self, JWSCommand.self, SimulatorCommand.self, ServeCommand.self, CheckCommand.self, MigrateCommand.self, BackupCommand.self,
-            LoadCommand.self, AnalyticsCommand.self, PrivacyCommand.self, SupportCommand.self,
+            LoadCommand.self, AnalyticsCommand.self, PrivacyCommand.self, SupportCommand.self, ImportCommand.self,
         ]
     )
 }

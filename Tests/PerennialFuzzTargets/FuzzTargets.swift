@@ -8,7 +8,7 @@ import PerennialCore
 /// Every parser of data that reaches the server from outside, as a fuzz target, each called
 /// through the entry point its route or job calls: app receipts, compact JWS and the JSON signed
 /// inside them, Apple's notification, retention and Server API bodies, the client routes' request
-/// bodies, app-user tokens, and the dashboard's forms.
+/// bodies, app-user tokens, the dashboard's forms, and the CSV files an import reads.
 public enum FuzzTargets {
     /// The targets, verifying signed evidence against `setup`'s roots.
     public static func all(_ setup: FuzzSetup) throws -> [FuzzTarget] {
@@ -34,6 +34,14 @@ public enum FuzzTargets {
             },
             clientRequestBodies(),
             userToken(),
+            // `perennial import` (and the admin API's imports) read a previous backend's CSV in each format.
+            FuzzTarget("importCSV") { input in
+                var verdicts: [FuzzVerdict] = []
+                for format in ImportInput.Format.allCases {
+                    verdicts.append(await .of { () throws(ImportInput.Unusable) in _ = try ImportInput.csv(input, format: format) })
+                }
+                return .combined(verdicts)
+            },
             // The dashboard reads every form and query with this decoder, into these fields.
             FuzzTarget("dashboardForm") { input in
                 await .of(refusing: [URLEncodedFormError.self, DecodingError.self]) {

@@ -177,6 +177,14 @@ final class InstrumentedStorage: SubscriberStorage, @unchecked Sendable {
     }
     func updateJob(_ job: StoredJob, heldBy owner: String) async throws(StorageError) -> Bool { try await base.updateJob(job, heldBy: owner) }
     func job(id: String, kind: String) async throws(StorageError) -> StoredJob? { try await base.job(id: id, kind: kind) }
+    func startImport(_ job: ImportJob) async throws(StorageError) -> ImportJob { try await base.startImport(job) }
+    func importJob(id: String) async throws(StorageError) -> ImportJob? { try await base.importJob(id: id) }
+    func checkpointImport(_ job: ImportJob, from expectedSettledRows: Int, problems: [ImportProblem]) async throws(StorageError) -> Bool {
+        try await base.checkpointImport(job, from: expectedSettledRows, problems: problems)
+    }
+    func importProblems(of id: String, after line: Int, limit: Int) async throws(StorageError) -> [ImportProblem] {
+        try await base.importProblems(of: id, after: line, limit: limit)
+    }
     func rescindConsent(_ rescission: ConsentRescission, appBundleID: String, at: Date) async throws(StorageError) -> [AppUserID] {
         try await base.rescindConsent(rescission, appBundleID: appBundleID, at: at)
     }

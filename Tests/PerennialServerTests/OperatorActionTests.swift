@@ -46,6 +46,7 @@ import Testing
             (.post, "\(app)/webhooks/endpoints/whep_1/test", SendWebhookTestEvent.scope),
             (.post, "/admin/v1/webhooks/deliveries/1/redeliver", RedeliverWebhook.scope),
             (.post, "/admin/v1/webhooks/replay", ReplayWebhooks.scope),
+            (.post, "\(app)/imports?format=transactions", StartImport.scope),
         ]
     }()
 

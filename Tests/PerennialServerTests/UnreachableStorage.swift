@@ -28,6 +28,12 @@ struct UnreachableStorage: SubscriberStorage {
     }
     func updateJob(_ job: StoredJob, heldBy owner: String) async throws(StorageError) -> Bool { throw failure }
     func job(id: String, kind: String) async throws(StorageError) -> StoredJob? { throw failure }
+    func startImport(_ job: ImportJob) async throws(StorageError) -> ImportJob { throw failure }
+    func importJob(id: String) async throws(StorageError) -> ImportJob? { throw failure }
+    func checkpointImport(_ job: ImportJob, from expectedSettledRows: Int, problems: [ImportProblem]) async throws(StorageError) -> Bool {
+        throw failure
+    }
+    func importProblems(of id: String, after line: Int, limit: Int) async throws(StorageError) -> [ImportProblem] { throw failure }
     func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] { throw failure }
     func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild {
         throw failure

@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable, Decodable {
     public var webhookDelivery: WebhookDeliveryConfiguration
     /// The mass-extension job's polling and lease (``MassExtensionConfiguration``).
     public var massExtensions: MassExtensionConfiguration
+    /// The admin API's imports: Apple's pace, retries and lease (``ImportConfiguration``).
+    public var imports: ImportConfiguration
     /// Timeouts, connection and body caps, rate limits (``ServerLimits``).
     public var limits: ServerLimits
 
@@ -37,6 +39,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         apps: [AppConfiguration] = [],
         webhookDelivery: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration(),
         massExtensions: MassExtensionConfiguration = MassExtensionConfiguration(),
+        imports: ImportConfiguration = ImportConfiguration(),
         limits: ServerLimits = ServerLimits()
     ) {
         self.host = host
@@ -48,13 +51,14 @@ public struct ServerConfiguration: Sendable, Decodable {
         self.apps = apps
         self.webhookDelivery = webhookDelivery
         self.massExtensions = massExtensions
+        self.imports = imports
         self.limits = limits
     }
 
     private enum CodingKeys: String, CodingKey {
         case host, port
         case databaseURL = "database"
-        case adminKey, adminKeys, logLevel, apps, webhookDelivery, massExtensions, limits
+        case adminKey, adminKeys, logLevel, apps, webhookDelivery, massExtensions, imports, limits
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +74,7 @@ public struct ServerConfiguration: Sendable, Decodable {
             apps: try container.decodeIfPresent([AppConfiguration].self, forKey: .apps) ?? [],
             webhookDelivery: try container.decodeIfPresent(WebhookDeliveryConfiguration.self, forKey: .webhookDelivery) ?? defaults.webhookDelivery,
             massExtensions: try container.decodeIfPresent(MassExtensionConfiguration.self, forKey: .massExtensions) ?? defaults.massExtensions,
+            imports: try container.decodeIfPresent(ImportConfiguration.self, forKey: .imports) ?? defaults.imports,
             limits: try container.decodeIfPresent(ServerLimits.self, forKey: .limits) ?? defaults.limits)
     }
 }

@@ -39,6 +39,9 @@ struct DashboardRoutes: Sendable {
         pages.get("apps/:appId/subscribers/:appUserId") { _, context in
             try await page(context) { session in try await subscriber(context, session: session).response }
         }
+        pages.get("apps/:appId/imports/:importId") { _, context in
+            try await page(context) { session in try await importProgress(context, session: session).response }
+        }
         support.post("apps/:appId/orders") { request, context in
             try await page(context) { session in try await lookUpOrder(request, context: context, session: session) }
         }
@@ -187,6 +190,16 @@ struct DashboardRoutes: Sendable {
             csrfToken: session.csrfToken, canSupport: session.scope >= .support, canAskApple: app.serverAPI != nil,
             entitlementIDs: app.engine.catalog.entitlements.map(\.id))
         return DashboardPage(title: user.rawValue, body: page.body(controls: controls), session: session)
+    }
+
+    /// An import's progress and the first rows of its report.
+    private func importProgress(_ context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
+        let app = try pathApp(context)
+        let id = context.parameters.get("importId") ?? ""
+        guard let job = try await dependencies.storage.importJob(id: id), job.appBundleID == app.bundleID else {
+            throw APIError.notFound("app \(app.id) has no import \(id)")
+        }
+        return ImportPage.make(job, problems: try await dependencies.storage.importProblems(of: id, after: 0, limit: 100), session: session)
     }
 
     private struct GrantForm: Decodable {

@@ -24,6 +24,10 @@ public enum Evidence: Sendable {
     /// `user` by `mover` (``EvidencePipeline/moves(of:only:to:by:)`` builds them), so the move gets
     /// the ownership decision, bindings, audit entries and events of any other presenter.
     case ownershipMove(EvidenceRecords, environment: AppStoreEnvironment, to: AppUserID, by: OwnershipMover)
+    /// Apple's records of a purchase a previous backend held, verified by the import that fetched
+    /// them (``SubscriberImport``), presented for the app user the previous backend named, with the
+    /// operator's import that asked (kept in the timeline).
+    case imported(AppEvidenceVerifier.Verified, for: AppUserID, by: AdminAction)
 
     /// The kind stored with it, counted in metrics and shown in the timeline.
     public var kind: EvidenceKind {
@@ -35,13 +39,14 @@ public enum Evidence: Sendable {
         case .appleAnswer: .reconciliation
         case .ownershipMove(_, _, _, .support): .adminAction
         case .ownershipMove(_, _, _, .logIn): .logIn
+        case .imported: .imported
         }
     }
 
     /// The app user who presented it; nil for what Apple sends.
     public var presenter: AppUserID? {
         switch self {
-        case .receipt(_, let user), .signedTransaction(_, let user), .ownershipMove(_, _, let user, _): user
+        case .receipt(_, let user), .signedTransaction(_, let user), .ownershipMove(_, _, let user, _), .imported(_, let user, _): user
         case .notificationV1, .notificationV2, .appleAnswer: nil
         }
     }
@@ -116,7 +121,7 @@ public struct EvidencePipeline: Sendable {
             case .signedTransaction(let signed, _): try await app.verifier.signedTransaction(signed)
             case .notificationV1(let body): try app.verifier.notificationV1(body: body, receivedAt: now)
             case .notificationV2(let body): try await app.verifier.notificationV2(body: body)
-            case .appleAnswer(let verified, _): verified
+            case .appleAnswer(let verified, _), .imported(let verified, _, _): verified
             case .ownershipMove(let records, let environment, let user, _):
                 AppEvidenceVerifier.Verified(records: records, environment: environment, raw: Self.move(records, to: user), source: .storedRecords)
             }
@@ -143,9 +148,12 @@ public struct EvidencePipeline: Sendable {
     /// The evidence to store, nil when it carries no record.
     private func incoming(_ evidence: Evidence, _ verified: AppEvidenceVerifier.Verified, now: Date) -> IncomingEvidence? {
         guard !verified.records.transactions.isEmpty || !verified.records.renewalInfos.isEmpty else { return nil }
+        var requestedBy: AdminAction?
+        if case .imported(_, _, let action) = evidence { requestedBy = action }
         return IncomingEvidence(
             appBundleID: app.bundleID, kind: evidence.kind, idempotencyKey: Self.idempotencyKey(of: evidence, verified, now: now),
-            raw: verified.raw, receivedAt: now, records: verified.records, presentedBy: evidence.presenter, environment: verified.environment)
+            raw: verified.raw, receivedAt: now, records: verified.records, presentedBy: evidence.presenter, environment: verified.environment,
+            requestedBy: requestedBy)
     }
 
     /// What makes two deliveries of the evidence the same, so a retry applies once: Apple's id when
@@ -159,6 +167,8 @@ public struct EvidencePipeline: Sendable {
             return "reconciliation:\(originalTransactionID):\(Int64((now.timeIntervalSince1970 * 1000).rounded()))"
         case .receipt(_, let user), .signedTransaction(_, let user), .ownershipMove(_, _, let user, _):
             return EvidenceDigest.key(verified.source.idempotencyLabel, Data(user.rawValue.utf8), verified.raw)
+        case .imported(_, let user, _):
+            return EvidenceDigest.key("import", Data(user.rawValue.utf8), verified.raw)
         case .notificationV1, .notificationV2:
             return EvidenceDigest.key(verified.source.idempotencyLabel, verified.raw)
         }

@@ -63,21 +63,37 @@ struct AppleStatusQuery: Sendable {
             let held = try await lastHeld(originalTransactionID, app: app), held.transactionID != latest.transactionID,
             let heldEnd = held.expiresDate, latest.purchaseDate > heldEnd
         else { return answer }
+        let (pages, history) = try await transactionHistory(originalTransactionID, since: held.purchaseDate.addingTimeInterval(0.001), app: app, client: client)
+        answer.records.transactions += history.filter { $0.originalTransactionID == originalTransactionID }
+        answer.raw = try Self.evidence(statuses: answer.raw, history: pages)
+        return answer
+    }
+
+    /// The transactions of the customer who made `transactionID` (any transaction id of theirs, or
+    /// their app transaction id) purchased from `since` on (all of them without it), oldest
+    /// first, each verified with every rule of the app, and the pages as Apple sent them.
+    ///
+    /// - Throws: ``PerennialAppStore/AppStoreServerAPIError`` when Apple cannot be asked,
+    ///   ``PerennialAppStore/EvidenceError`` when its answer is not trusted evidence.
+    func transactionHistory(
+        _ transactionID: String, since: Date?, app: AppContext, client: AppStoreServerAPIClient
+    ) async throws -> (pages: [Data], transactions: [Transaction]) {
         var query = TransactionHistoryRequest()
-        query.startDate = held.purchaseDate.addingTimeInterval(0.001)
+        query.startDate = since
         query.sort = .ascending
-        let pages = try await client.allPages(.transactionHistory(transactionID: originalTransactionID, query: query))
+        let pages = try await client.allPages(.transactionHistory(transactionID: transactionID, query: query))
         let signed = try pages.flatMap { try JSONDecoder().decode(HistoryResponse.self, from: $0).signedTransactions ?? [] }
-        if let history = try await app.verifier.signedTransactions(signed, raw: Data()) {
-            answer.records.transactions += history.records.transactions.filter { $0.originalTransactionID == originalTransactionID }
-        }
-        // Both answers are the evidence, as Apple sent them.
-        answer.raw = try JSONSerialization.data(
+        return (pages, try await app.verifier.signedTransactions(signed, raw: Data())?.records.transactions ?? [])
+    }
+
+    /// What is stored as the evidence of a statuses answer completed by the transaction history:
+    /// both answers, as Apple sent them.
+    static func evidence(statuses: Data, history pages: [Data]) throws -> Data {
+        try JSONSerialization.data(
             withJSONObject: [
-                "subscriptionStatuses": try JSONSerialization.jsonObject(with: answer.raw),
+                "subscriptionStatuses": try JSONSerialization.jsonObject(with: statuses),
                 "transactionHistory": try pages.map { try JSONSerialization.jsonObject(with: $0) },
             ], options: [.sortedKeys])
-        return answer
     }
 
     /// The newest transaction stored of a subscription someone owns; nil when nobody does.

@@ -89,24 +89,18 @@ public struct MassExtensions: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            guard await runOnce() == 0 else { continue }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: options.claimInterval) }
-        }
+        await claims.run(follow)
     }
 
     /// One round: claims the requests due for a poll and polls each once. Returns how many.
     public func runOnce() async -> Int {
-        let due: [StoredJob]
-        do {
-            due = try await dependencies.storage.claimDueJobs(
-                kind: Self.kind, owner: options.owner, limit: 8, leaseFor: options.leaseDuration, now: dependencies.clock.now)
-        } catch {
-            dependencies.logger.error("cannot claim mass extensions", metadata: ["error": "\(error)"])
-            return 0
-        }
-        for stored in due { await follow(stored) }
-        return due.count
+        await claims.runOnce(follow)
+    }
+
+    private var claims: JobClaims {
+        JobClaims(
+            kind: Self.kind, owner: options.owner, limit: 8, leaseDuration: options.leaseDuration, claimInterval: options.claimInterval,
+            storage: dependencies.storage, clock: dependencies.clock, logger: dependencies.logger)
     }
 
     /// Polls one request once: applies its results when Apple reports it complete, otherwise sets

@@ -30,6 +30,9 @@ public struct EvidenceKind: OpenValue {
     /// A purchase's stored records presented again for the user an anonymous user logged in as
     /// (`POST /v1/subscribers/{id}/log-in`): the app's transfer policy decides whether it moves.
     public static let logIn: Self = "logIn"
+    /// Apple's records of a purchase a previous backend held, fetched by an import
+    /// (`perennial import`) and presented for the app user the previous backend named.
+    public static let imported: Self = "import"
     /// Apple's realtime Get Retention Message request: verified like evidence (its refusals are
     /// counted under this kind), though it changes no record.
     public static let retentionRequest: Self = "retentionRequest"

@@ -26,14 +26,7 @@ struct AppOptions: ParsableArguments {
     ) async throws -> T {
         let configuration = try database.configuration()
         let apps = try AppRegistry(configuration: configuration, environment: ProcessInfo.processInfo.environment, transport: transport)
-        let chosen: AppContext
-        if let app {
-            guard let found = apps.app(id: app) else { throw ValidationError("no app \(app) is configured (\(apps.apps.map(\.id).joined(separator: ", ")))") }
-            chosen = found
-        } else {
-            guard apps.apps.count == 1, let only = apps.apps.first else { throw ValidationError("name the app with --app (\(apps.apps.count) apps are configured)") }
-            chosen = only
-        }
+        let chosen = try apps.chosen(app)
         return try await DatabaseURL(configuration.databaseURL).withStorage(createMissingFile: false) { storage in
             try await storage.migrate()
             return try await body(ServerDependencies(apps: apps, storage: storage, logger: Logger(label: label)), chosen)

@@ -143,7 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
         let application = try buildApplication(
             configuration: configuration, storage: storage, environment: environment, metrics: ServerMetrics(registry: registry),
             logger: logger, services: services, servicesAfterMigration: afterMigration, webhookDelivery: configuration.webhookDelivery.options,
-            massExtensions: configuration.massExtensions.options, migrate: migrate)
+            massExtensions: configuration.massExtensions.options, imports: configuration.imports.options, migrate: migrate)
         logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
         do {
             try await application.runService()

@@ -44,6 +44,11 @@ final class SimulatedApple: AppStoreHTTPTransport, @unchecked Sendable {
         lock.withLock { failures += Array(repeating: (response, method), count: count) }
     }
 
+    /// Ends the failures still waiting: the store answers the next request.
+    func clearFailures() {
+        lock.withLock { failures.removeAll() }
+    }
+
     /// Requests the store itself answered (failures excluded).
     var answeredRequests: Int { lock.withLock { answered } }
 

@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PerennialServer
+import PerennialStorage
+import Testing
+
+/// The admin API's imports: a support-scope key uploads the file, the import job runs it, and any
+/// admin key reads its progress and report, through the API or on the dashboard; a file that
+/// cannot be imported is refused whole and stores nothing.
+@Suite struct ImportAdminTests {
+    @Test func anOperatorUploadsAFileAndReadsItsReport() async throws {
+        let world = try await ImportWorld.played(customers: 2)
+        let storage = try await ImportWorld.emptyPerennial()
+        let server = try await ServerHarness(
+            storage: storage, apps: [try world.apple.productionApp()],
+            adminKeys: [AdminKeyConfiguration(name: "dashboard", key: "sk_read_only", scope: .readOnly)], transport: world.apple)
+        server.clock.now = world.end
+        let rows = world.customers.map { [$0.user.rawValue, $0.originalTransactionID] } + [["ghost", "2000000999999999"]]
+        let file = ImportWorld.csv(["app_user_id", "transaction_id"], rows)
+        let path = "/admin/v1/apps/\(ServerHarness.appID)/imports"
+        let jobs = ImportJobs(
+            dependencies: ServerDependencies(apps: world.apps, storage: storage, clock: server.clock), pacedApps: world.apps,
+            options: ImportJobs.Options(rates: [:], owner: "test"))
+        try await server.test { client in
+            #expect(try await client.send(.post, path + "?format=transactions", key: "sk_read_only", body: file).status == .forbidden)
+            #expect(try await client.send(.post, path + "?format=csv", key: ServerHarness.adminKey, body: file).status == .badRequest)
+            let wrongColumns = try await client.send(.post, path + "?format=revenueCat", key: ServerHarness.adminKey, body: file)
+            #expect(wrongColumns.status == .badRequest && wrongColumns.errorCode == "malformedRequest")
+            let started = try await client.golden("admin-import-post", .post, path + "?format=transactions", key: ServerHarness.adminKey, body: file)
+            #expect(started.status == .accepted)
+            let id = try #require(try started.object()["id"] as? String)
+            #expect(await jobs.runOnce() == 1)
+            #expect(await jobs.runOnce() == 0, "a finished import is not run again")
+            let kept = try #require(try await storage.job(id: id, kind: "import"))
+            #expect(kept.state == .done)
+            let record = try JSONSerialization.jsonObject(with: Data(kept.record.utf8)) as? [String: Any]
+            #expect(record?["file"] as? String == "", "the file, which names app users, is not kept once imported")
+            let report = try await client.golden("admin-import-get", .get, "\(path)/\(id)", key: "sk_read_only")
+            let json = try report.object()
+            #expect(json["state"] as? String == "finished")
+            #expect((json["counts"] as? [String: Any])?["imported"] as? Int == 2)
+            #expect((json["problems"] as? [[String: Any]])?.map { $0["line"] as? Int } == [4])
+            #expect(try await client.send(.get, "\(path)/\(id)?after=4", key: "sk_read_only").object()["problems"] as? [Any] != nil)
+            #expect(try await client.send(.get, "\(path)/imp_nope", key: "sk_read_only").status == .notFound)
+            // The dashboard shows its progress and report to any admin key.
+            let dashboard = try await DashboardClient.signIn(client, key: "sk_read_only")
+            let page = try await dashboard.get("/dashboard/apps/\(ServerHarness.appID)/imports/\(id)")
+            #expect(page.status == .ok)
+            #expect(page.text.contains("<progress value=\"3\" max=\"3\">") && page.text.contains("3/3 rows (100%), 1 failed"), "\(page.text)")
+            #expect(page.text.contains("<td>4</td><td>notFound</td>"), "\(page.text)")
+            #expect(try await dashboard.get("/dashboard/apps/\(ServerHarness.appID)/imports/imp_nope").status == .notFound)
+            // The same file again is the same import, as it stands.
+            let again = try await client.send(.post, path + "?format=transactions", key: ServerHarness.adminKey, body: file)
+            #expect(try again.object()["state"] as? String == "finished")
+        }
+        #expect(await jobs.runOnce() == 0)
+        try await world.expectSameAnswers(storage)
+    }
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    fileprivate func object() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(text)")
+    }
+}
