@@ -6,8 +6,11 @@ import PerennialStorage
 /// Apple's receipt email, and the app's App Store Server API client for actions that ask Apple.
 enum ActionTargets {
     /// Original transaction id `id` and the user of `app` who owns that purchase; an operator acts
-    /// only on a purchase someone owns in the app named.
-    static func ownedPurchase(_ id: String?, in app: AppContext, storage: any SubscriberStorage) async throws -> (id: String, owner: AppUserID) {
+    /// only on a purchase someone owns in the app named — and, from a subscriber's page, only on a
+    /// purchase of that subscriber (`expectedOwner`).
+    static func ownedPurchase(
+        _ id: String?, in app: AppContext, storage: any SubscriberStorage, by expectedOwner: AppUserID? = nil
+    ) async throws -> (id: String, owner: AppUserID) {
         guard let id, isTransactionID(id) else {
             throw APIError.malformed("an original transaction id is Apple's decimal id")
         }
@@ -19,6 +22,7 @@ enum ActionTargets {
         guard let found, let owner = found.owner, found.appBundleID == app.bundleID else {
             throw APIError.notFound("no purchase \(id) bound to a user of app \(app.id)")
         }
+        if let expectedOwner, expectedOwner != owner { throw APIError.notFound("purchase \(id) is not \(expectedOwner)'s") }
         return (id, owner)
     }
 

@@ -163,8 +163,7 @@ public struct SetAppAccountToken: OperatorAction {
 
     public func perform(by key: ActingKey, with dependencies: ServerDependencies) async throws -> Outcome {
         let client = try ActionTargets.serverAPIClient(of: app)
-        let (id, owner) = try await ActionTargets.ownedPurchase(originalTransactionID, in: app, storage: dependencies.storage)
-        if let expectedOwner, expectedOwner != owner { throw APIError.notFound("purchase \(id) is not \(expectedOwner)'s") }
+        let (id, owner) = try await ActionTargets.ownedPurchase(originalTransactionID, in: app, storage: dependencies.storage, by: expectedOwner)
         let token = try await dependencies.storage.appAccountToken(for: owner, appBundleID: app.bundleID)
         let body = try ServerAPIRequestBody.encoding(UpdateAppAccountTokenRequest(appAccountToken: token))
         try await client.sendWithoutBody(.updateAppAccountToken(originalTransactionID: id, body: body))
@@ -207,8 +206,7 @@ public struct ReadAppTransaction: OperatorAction {
     /// The owner's answer, with the original app purchase kept (the earliest, when one was).
     public func perform(by key: ActingKey, with dependencies: ServerDependencies) async throws -> SubscriberResponse {
         let client = try ActionTargets.serverAPIClient(of: app)
-        let (id, owner) = try await ActionTargets.ownedPurchase(originalTransactionID, in: app, storage: dependencies.storage)
-        if let expectedOwner, expectedOwner != owner { throw APIError.notFound("purchase \(id) is not \(expectedOwner)'s") }
+        let (id, owner) = try await ActionTargets.ownedPurchase(originalTransactionID, in: app, storage: dependencies.storage, by: expectedOwner)
         let info: AppTransactionInfoResponse
         do throws(AppStoreServerAPIError) {
             info = try await client.send(.appTransaction(transactionID: id))
