@@ -75,6 +75,10 @@ public struct SubscriptionFacts: Sendable {
 
     /// The first period the customer paid for (not a trial, not family shared): where the cohort
     /// starts and Apple's second year of commission is counted from.
+    /// How long Apple retries a failed renewal in production before giving up: up to 60 days
+    /// (`DID_FAIL_TO_RENEW`, App Store Server Notifications; ../shared/reference/appstore.md).
+    static let billingRetryWindow: TimeInterval = 60 * 86_400
+
     private static func firstPaid(_ history: [Transaction]) -> Int? {
         history.indices.first { !isTrial(history, at: $0) && history[$0].ownership != .familyShared }
     }
@@ -245,7 +249,9 @@ public struct SubscriptionFacts: Sendable {
             return
         }
         if let current, current.expirationReason == .billingError, current.provenance.versionDate > periodEnd {
-            writer.span(.retryChange, from: periodEnd, to: current.provenance.versionDate)
+            // Apple retries for up to 60 days: a renewal info signed later (Apple's answer to an
+            // import or a late reconciliation) does not say the retry lasted until it was signed.
+            writer.span(.retryChange, from: periodEnd, to: min(current.provenance.versionDate, periodEnd.addingTimeInterval(Self.billingRetryWindow)))
         }
         guard !isTrial else { return }
         switch current?.expirationReason {

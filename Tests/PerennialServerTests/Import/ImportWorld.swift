@@ -139,6 +139,23 @@ struct ImportWorld {
         }
     }
 
+    /// Expects the analytics counters of the year, by product and by storefront, to be the same in
+    /// `imported` as in the Perennial that listened: the figures are the records' facts, whenever
+    /// the records arrived.
+    func expectSameAnalytics(_ imported: any SubscriberStorage, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for dimension in AnalyticsDimension.allCases {
+            let request = AnalyticsCounterRequest(
+                appBundleID: StoreWorld.bundleID, environment: .production, dimension: dimension,
+                fromDay: AnalyticsCounters.day(of: StoreWorld.start), throughDay: AnalyticsCounters.day(of: end))
+            let heard = Set(try await live.analyticsCounters(request))
+            let brought = Set(try await imported.analyticsCounters(request))
+            #expect(!heard.isEmpty, sourceLocation: sourceLocation)
+            let onlyHeard = heard.subtracting(brought).map { "\($0.metric.rawValue)@\($0.day) \($0.segment) \($0.value)" }.sorted()
+            let onlyBrought = brought.subtracting(heard).map { "\($0.metric.rawValue)@\($0.day) \($0.segment) \($0.value)" }.sorted()
+            #expect(onlyHeard.isEmpty && onlyBrought.isEmpty, "\(dimension): live only \(onlyHeard), imported only \(onlyBrought)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// The view without the provenance of its records, nor the upgrade marks of replaced transactions.
     private static func answer(_ view: SubscriberView) -> SubscriberView {
         var view = view

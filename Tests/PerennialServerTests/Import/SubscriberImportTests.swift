@@ -26,6 +26,7 @@ import Testing
         #expect(job.counts.imported == Self.customers)
         #expect(job.counts.total == Self.customers)
         try await world.expectSameAnswers(imported)
+        try await world.expectSameAnalytics(imported)
         // The timeline says the purchase was imported, and by which import.
         let timeline = try await imported.timeline(of: world.customers[0].user, appBundleID: StoreWorld.bundleID)
         let evidenceID = try #require(timeline.compactMap(\.evidenceID).first)
