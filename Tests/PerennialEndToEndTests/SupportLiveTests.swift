@@ -67,13 +67,17 @@ struct SupportLiveTests {
             let original = try #require(posted.subscriptions.first?["originalTransactionId"] as? String)
             let before = try Self.expiry(posted)
             let path = "admin/v1/apps/\(system.appID)/subscriptions/\(original)/extend"
-            let evidenceBefore = try await system.storage.evidenceCount()
-
             let tooLong = try await http.server(.POST, path, body: #"{"extendByDays": 91, "extendReasonCode": 3}"#, bearer: system.adminKey)
             #expect(tooLong.status == 400 && (tooLong.json["message"] as? String)?.contains("1 to 90") == true)
             let badReason = try await http.server(.POST, path, body: #"{"extendByDays": 5, "extendReasonCode": 7}"#, bearer: system.adminKey)
             #expect(badReason.status == 400)
-            #expect(try await system.storage.evidenceCount() == evidenceBefore)
+            // Refused before Apple was asked: no extension is in the timeline, the expiry is as it
+            // was. (Counting evidence raced Apple's own notification of the purchase, which may
+            // arrive meanwhile.)
+            let untouched = try await http.server(.GET, "admin/v1/subscribers/alice/timeline", bearer: system.adminKey)
+            let actions = (untouched.json["entries"] as? [[String: Any]] ?? []).compactMap { ($0["requestedBy"] as? [String: String])?["action"] }
+            #expect(!actions.contains("extend"))
+            #expect(try Self.expiry(try await http.server(.GET, "admin/v1/subscribers/alice", bearer: system.adminKey)) == before)
 
             let extended = try await http.server(
                 .POST, path, body: #"{"extendByDays": 10, "extendReasonCode": 3, "reason": "outage on the 12th"}"#, bearer: system.adminKey)
