@@ -80,7 +80,7 @@ enum AnalyticsBenchmark {
         let apps = try AppRegistry([app])
         let clock = VirtualClock(start: now)
         let analytics = Analytics(apps: apps, storage: storage, clock: clock)
-        let query = MetricsQuery(appID: "bench", from: now.addingTimeInterval(-364 * 86_400), through: now)
+        let query = AnalyticsQuery(appID: "bench", from: now.addingTimeInterval(-364 * 86_400), through: now)
         let counterRows = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM analytics_counters WHERE dimension = 0") ?? 0 }
         let floorDays = AnalyticsCounters.day(of: now) - 2 * 365
         let bareOverview = try await measure("floor: read a year's counter rows bare", iterations: 5, note: "baseline") {

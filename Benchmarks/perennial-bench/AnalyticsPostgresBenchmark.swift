@@ -12,7 +12,7 @@ import PostgresNIO
 /// rebuild and the overview measured there, beside a bare read of the same counter rows.
 enum AnalyticsPostgresBenchmark {
     static func run(
-        url: String, from sqlitePath: String, subscribers: Int, apps: AppRegistry, clock: any TimeSource, query: MetricsQuery
+        url: String, from sqlitePath: String, subscribers: Int, apps: AppRegistry, clock: any TimeSource, query: AnalyticsQuery
     ) async throws -> [BenchmarkRow] {
         guard var components = URLComponents(string: url) else { throw BenchmarkFailure("PERENNIAL_POSTGRES_URL is not a URL") }
         let name = "perennial_bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

@@ -29,7 +29,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     GrantRoutes(dependencies: dependencies).add(to: router)
     MassExtensionRoutes(dependencies: dependencies).add(to: router)
     ImportRoutes(dependencies: dependencies).add(to: router)
-    MetricsRoutes(dependencies: dependencies).add(to: router)
+    AnalyticsRoutes(dependencies: dependencies).add(to: router)
     DashboardRoutes(
         dependencies: dependencies, sessions: DashboardSessions(store: dependencies.storage, keys: dependencies.adminKeys),
         wallClock: dependencies.wallClock

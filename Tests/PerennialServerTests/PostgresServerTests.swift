@@ -19,7 +19,7 @@ struct PostgresServerTests {
     @Test func theAnalyticsScenarioReportsTheHandDerivedFiguresOnPostgres() async throws {
         try await PostgresServerDatabase.with { inOrder in
             try await PostgresServerDatabase.with { messy in
-                try await MetricsScenarioTests.figuresMatchTheHandDerivedOnes(inOrderOn: inOrder, messyOn: messy)
+                try await AnalyticsScenarioTests.figuresMatchTheHandDerivedOnes(inOrderOn: inOrder, messyOn: messy)
             }
         }
     }

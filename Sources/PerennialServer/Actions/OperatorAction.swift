@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-public import PerennialStorage
+import PerennialStorage
 
 /// The admin key an operator acts with, from the admin API's bearer key or the dashboard's
 /// session: its name goes into the log and every timeline entry the action writes, its scope

@@ -3,7 +3,7 @@ public import PerennialCore
 public import PerennialStorage
 
 /// The figures of docs/analytics.md, read from the counters storage keeps beside the records
-/// (never recomputed from every record on a request): what the metrics API, the dashboard and
+/// (never recomputed from every record on a request): what the analytics API, the dashboard and
 /// `/metrics` ask.
 public struct Analytics: Sendable {
     public let apps: AppRegistry
@@ -23,13 +23,13 @@ public struct Analytics: Sendable {
     ///
     /// - Throws: ``AnalyticsError`` for an unknown app or a bad range; ``StorageError`` when the
     ///   database fails.
-    public func report(_ query: MetricsQuery) async throws -> MetricsReport {
+    public func report(_ query: AnalyticsQuery) async throws -> AnalyticsReport {
         guard let app = apps.app(id: query.appID) else { throw AnalyticsError.unknownApp(query.appID) }
         let fromDay = AnalyticsCounters.day(of: query.from)
         let throughDay = AnalyticsCounters.day(of: query.through)
         guard fromDay <= throughDay else {
             // Both days, since either may be a default (through is today, from 30 days before it).
-            throw AnalyticsError.invalidRange("the range ends before it starts: from \(MetricsDay.string(query.from)), through \(MetricsDay.string(query.through))")
+            throw AnalyticsError.invalidRange("the range ends before it starts: from \(AnalyticsDay.string(query.from)), through \(AnalyticsDay.string(query.through))")
         }
         let length = throughDay - fromDay + 1
         guard length <= Self.maximumDays else {
@@ -45,7 +45,7 @@ public struct Analytics: Sendable {
 
         let settings = app.analytics
         var unconverted = Set<String>()
-        var tallies: [String?: MetricsTally] = [:]
+        var tallies: [String?: AnalyticsTally] = [:]
         var cohortCounts: [Int: [Int64]] = [:]
         for row in rows {
             var value = row.value
@@ -62,48 +62,48 @@ public struct Analytics: Sendable {
                 }
                 continue
             }
-            tallies[nil, default: MetricsTally(firstDay: readFrom - 1, lastDay: throughDay)].add(value, row.metric, day: row.day)
+            tallies[nil, default: AnalyticsTally(firstDay: readFrom - 1, lastDay: throughDay)].add(value, row.metric, day: row.day)
             if query.breakdown != .none {
                 let key = segment(of: row, breakdown: query.breakdown, catalog: app.catalog)
-                tallies[key, default: MetricsTally(firstDay: readFrom - 1, lastDay: throughDay)].add(value, row.metric, day: row.day)
+                tallies[key, default: AnalyticsTally(firstDay: readFrom - 1, lastDay: throughDay)].add(value, row.metric, day: row.day)
             }
         }
 
         let sealed = tallies.mapValues { $0.sealed() }
         let buckets = Self.buckets(from: fromDay, through: throughDay, granularity: query.granularity)
         let smallBusiness = settings.smallBusinessProgram
-        var segments: [MetricsReport.Segment] = []
+        var segments: [AnalyticsReport.Segment] = []
         for key in sealed.keys.sorted(by: { ($0 == nil ? 0 : 1, $0 ?? "") < ($1 == nil ? 0 : 1, $1 ?? "") }) {
             guard let tally = sealed[key] else { continue }
             segments.append(
-                MetricsReport.Segment(
+                AnalyticsReport.Segment(
                     key: key,
                     points: buckets.map { bucket in
-                        MetricsReport.Point(
+                        AnalyticsReport.Point(
                             start: AnalyticsCounters.start(ofDay: bucket.lowerBound), end: AnalyticsCounters.start(ofDay: bucket.upperBound),
                             figures: tally.figures(from: bucket.lowerBound, to: bucket.upperBound, smallBusiness: smallBusiness))
                     },
                     total: tally.figures(from: fromDay, to: throughDay + 1, smallBusiness: smallBusiness)))
         }
         if !segments.contains(where: { $0.key == nil }) {
-            let empty = MetricsTally(firstDay: readFrom - 1, lastDay: throughDay).sealed()
+            let empty = AnalyticsTally(firstDay: readFrom - 1, lastDay: throughDay).sealed()
             segments.insert(
-                MetricsReport.Segment(
+                AnalyticsReport.Segment(
                     key: nil,
                     points: buckets.map {
-                        MetricsReport.Point(
+                        AnalyticsReport.Point(
                             start: AnalyticsCounters.start(ofDay: $0.lowerBound), end: AnalyticsCounters.start(ofDay: $0.upperBound),
                             figures: empty.figures(from: $0.lowerBound, to: $0.upperBound, smallBusiness: smallBusiness))
-                    }, total: MetricsFigures()), at: 0)
+                    }, total: AnalyticsFigures()), at: 0)
         }
-        let previousTotal = sealed[nil].map { $0.figures(from: previousFrom, to: fromDay, smallBusiness: smallBusiness) } ?? MetricsFigures()
-        return MetricsReport(
+        let previousTotal = sealed[nil].map { $0.figures(from: previousFrom, to: fromDay, smallBusiness: smallBusiness) } ?? AnalyticsFigures()
+        return AnalyticsReport(
             query: query, currency: settings.reportingCurrency, segments: segments, previousTotal: previousTotal,
             cohorts: cohorts(cohortCounts, from: firstCohort, through: throughDay), unconvertedCurrencies: unconverted.sorted())
     }
 
     /// The segment a counter row belongs to under `breakdown` (a product's group from the catalog).
-    private func segment(of row: AnalyticsCounterRow, breakdown: MetricsBreakdown, catalog: Catalog) -> String {
+    private func segment(of row: AnalyticsCounterRow, breakdown: AnalyticsBreakdown, catalog: Catalog) -> String {
         switch breakdown {
         case .none, .product, .storefront: row.segment
         case .subscriptionGroup: catalog.product(id: row.segment)?.subscriptionGroupID ?? ""
@@ -131,7 +131,7 @@ public struct Analytics: Sendable {
 
     /// The buckets of the range: whole days, ISO weeks or calendar months, the first and last
     /// clipped to the range.
-    static func buckets(from fromDay: Int, through throughDay: Int, granularity: MetricsGranularity) -> [Range<Int>] {
+    static func buckets(from fromDay: Int, through throughDay: Int, granularity: AnalyticsGranularity) -> [Range<Int>] {
         var buckets: [Range<Int>] = []
         var start = fromDay
         while start <= throughDay {

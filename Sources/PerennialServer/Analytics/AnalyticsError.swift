@@ -1,6 +1,6 @@
 public import Hummingbird
 
-/// A metrics request that cannot be answered as asked.
+/// An analytics request that cannot be answered as asked.
 public enum AnalyticsError: Error, Equatable, HTTPResponseError, CodedError {
     case unknownApp(String)
     /// The range ends before it starts, or spans more days than a report may hold.

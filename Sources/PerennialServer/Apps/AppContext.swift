@@ -13,10 +13,10 @@ public struct AppContext: Sendable {
     public let appAppleID: Int64?
     /// Accepted environments, in the configured order.
     public let environments: [AppStoreEnvironment]
-    /// The environment the metrics API and the dashboard report when none is asked for:
+    /// The environment the analytics API and the dashboard report when none is asked for:
     /// Production when the app accepts it (sandbox purchases are tests, not revenue), else
     /// Sandbox, so that an app still in testing (the simulator's demo) shows its figures, not zeros.
-    public var metricsEnvironment: AppStoreEnvironment {
+    public var analyticsEnvironment: AppStoreEnvironment {
         !environments.contains(.production) && environments.contains(.sandbox) ? .sandbox : .production
     }
     public let catalog: Catalog

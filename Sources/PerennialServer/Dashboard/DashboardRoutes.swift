@@ -135,9 +135,9 @@ struct DashboardRoutes: Sendable {
             throw APIError.notFound(apps.isEmpty ? "no app is configured" : "no app \(parameters["app"] ?? "") is configured")
         }
         let range = parameters["range"].flatMap(OverviewPage.Range.init(rawValue:)) ?? .days30
-        let environment = try MetricsRoutes.environment(parameters["environment"], default: app.metricsEnvironment)
+        let environment = try AnalyticsRoutes.environment(parameters["environment"], default: app.analyticsEnvironment)
         let today = dependencies.clock.now
-        let query = MetricsQuery(
+        let query = AnalyticsQuery(
             appID: app.id, environment: environment, from: today.addingTimeInterval(-Double(range.days - 1) * 86_400), through: today,
             granularity: range.granularity)
         let report = try await dependencies.analytics.report(query)

@@ -3,7 +3,7 @@ import PerennialCore
 import PerennialStorage
 
 /// The overview of one app over a range: KPI tiles with the change over the range just before,
-/// the charts over time, and the cohort table as a heat map — all from one ``MetricsReport``.
+/// the charts over time, and the cohort table as a heat map — all from one ``AnalyticsReport``.
 struct OverviewPage: Sendable {
     /// The ranges the overview offers, as days ending today, and the bucket each is drawn in.
     enum Range: String, CaseIterable, Sendable {
@@ -17,7 +17,7 @@ struct OverviewPage: Sendable {
             }
         }
 
-        var granularity: MetricsGranularity {
+        var granularity: AnalyticsGranularity {
             switch self {
             case .days30: .day
             case .days90: .week
@@ -35,7 +35,7 @@ struct OverviewPage: Sendable {
     }
 
     let appIDs: [String]
-    let report: MetricsReport
+    let report: AnalyticsReport
     let range: Range
     /// The app's latest refund requests (Apple's `CONSUMPTION_REQUEST`), newest first.
     let refundRequests: [RefundRequestRecord]
@@ -138,7 +138,7 @@ struct OverviewPage: Sendable {
         let dates = points.map(\.start)
         let money: @Sendable (Double) -> String = DashboardFormat.shortMoney
         let count: @Sendable (Double) -> String = { DashboardFormat.count(Int($0.rounded())) }
-        func series(_ name: String, _ color: String, _ value: (MetricsFigures) -> Double?) -> SVGChart.Series {
+        func series(_ name: String, _ color: String, _ value: (AnalyticsFigures) -> Double?) -> SVGChart.Series {
             SVGChart.Series(name: name, color: color, values: points.map { value($0.figures) })
         }
         let charts = [

@@ -78,7 +78,7 @@ public struct ServerMetrics: Sendable {
     /// One app's current subscribers and MRR (docs/analytics.md, at the end of the current UTC
     /// day), read at scrape time from the analytics counters; MRR in units (not milli-units) of
     /// the app's reporting currency.
-    func setSubscribers(app: String, environment: String, currency: String, figures: MetricsFigures) {
+    func setSubscribers(app: String, environment: String, currency: String, figures: AnalyticsFigures) {
         let labels = [("app", app), ("environment", environment)]
         registry.makeGauge(
             descriptor: Self.name("subscriptions_active", unit: "count", help: "Subscriptions in a paid period, by app and environment"),

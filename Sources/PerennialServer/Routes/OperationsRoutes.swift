@@ -40,7 +40,7 @@ struct OperationsRoutes: Sendable {
         for app in dependencies.apps.apps {
             for environment in app.environments where environment == .production || environment == .sandbox {
                 do {
-                    let report = try await dependencies.analytics.report(MetricsQuery(appID: app.id, environment: environment, from: now, through: now))
+                    let report = try await dependencies.analytics.report(AnalyticsQuery(appID: app.id, environment: environment, from: now, through: now))
                     dependencies.metrics.setSubscribers(
                         app: app.id, environment: environment.rawValue, currency: report.currency, figures: report.overall.total)
                 } catch {

@@ -9,7 +9,7 @@ import PerennialStorage
 struct AnalyticsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analytics",
-        abstract: "Maintain the analytics counters behind the metrics API and the dashboard.",
+        abstract: "Maintain the analytics counters behind the analytics API and the dashboard.",
         subcommands: [Rebuild.self]
     )
 

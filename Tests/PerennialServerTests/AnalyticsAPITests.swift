@@ -12,7 +12,7 @@ import Testing
 
 /// The metrics API over ``AnalyticsPopulation``, whose figures are derived by hand in its
 /// documentation and in docs/analytics.md: buckets, totals, rates, cohorts, breakdowns and CSV.
-@Suite struct MetricsAPITests {
+@Suite struct AnalyticsAPITests {
     private typealias P = AnalyticsPopulation
 
     /// A server whose storage holds the population, its clock on 2026-06-15 unless `now` is given.

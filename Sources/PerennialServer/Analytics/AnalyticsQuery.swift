@@ -1,34 +1,34 @@
 public import Foundation
 public import PerennialCore
 
-/// How long one point of a metrics series lasts. Days are UTC days; weeks start on Monday (ISO
+/// How long one point of an analytics series lasts. Days are UTC days; weeks start on Monday (ISO
 /// 8601); months are calendar months in UTC.
-public enum MetricsGranularity: String, Sendable, Hashable, CaseIterable, Codable {
+public enum AnalyticsGranularity: String, Sendable, Hashable, CaseIterable, Codable {
     case day, week, month
 }
 
-/// What a metrics series is split by; `none` gives one overall series.
-public enum MetricsBreakdown: String, Sendable, Hashable, CaseIterable, Codable {
+/// What an analytics series is split by; `none` gives one overall series.
+public enum AnalyticsBreakdown: String, Sendable, Hashable, CaseIterable, Codable {
     case none, product, subscriptionGroup, storefront
 }
 
 /// One request for figures: an app, an environment, a range of UTC days, a granularity and a
-/// breakdown — what the dashboard's overview and the metrics API ask.
-public struct MetricsQuery: Sendable, Hashable {
+/// breakdown — what the dashboard's overview and the analytics API ask.
+public struct AnalyticsQuery: Sendable, Hashable {
     /// The app's id in Perennial's URLs (``AppContext/id``).
     public var appID: String
-    /// Production or Sandbox; the API and the dashboard default to ``AppContext/metricsEnvironment``.
+    /// Production or Sandbox; the API and the dashboard default to ``AppContext/analyticsEnvironment``.
     public var environment: AppStoreEnvironment
     /// First day of the range (any instant of it; the range starts at that day's 00:00 UTC).
     public var from: Date
     /// Last day of the range, included.
     public var through: Date
-    public var granularity: MetricsGranularity
-    public var breakdown: MetricsBreakdown
+    public var granularity: AnalyticsGranularity
+    public var breakdown: AnalyticsBreakdown
 
     public init(
         appID: String, environment: AppStoreEnvironment = .production, from: Date, through: Date,
-        granularity: MetricsGranularity = .day, breakdown: MetricsBreakdown = .none
+        granularity: AnalyticsGranularity = .day, breakdown: AnalyticsBreakdown = .none
     ) {
         self.appID = appID
         self.environment = environment

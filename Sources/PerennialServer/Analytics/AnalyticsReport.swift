@@ -1,17 +1,17 @@
 public import Foundation
 
-/// The answer to a ``MetricsQuery``: one series per segment, the totals of the range and of the
+/// The answer to a ``AnalyticsQuery``: one series per segment, the totals of the range and of the
 /// range just before it (for "change over the previous period"), and the cohort table.
-public struct MetricsReport: Sendable, Hashable {
+public struct AnalyticsReport: Sendable, Hashable {
     /// One bucket of a series.
     public struct Point: Sendable, Hashable {
         /// The bucket's first instant (00:00 UTC of its first day).
         public var start: Date
         /// The instant after its last day.
         public var end: Date
-        public var figures: MetricsFigures
+        public var figures: AnalyticsFigures
 
-        public init(start: Date, end: Date, figures: MetricsFigures) {
+        public init(start: Date, end: Date, figures: AnalyticsFigures) {
             self.start = start
             self.end = end
             self.figures = figures
@@ -24,28 +24,28 @@ public struct MetricsReport: Sendable, Hashable {
         public var key: String?
         public var points: [Point]
         /// The figures of the whole range as one bucket.
-        public var total: MetricsFigures
+        public var total: AnalyticsFigures
 
-        public init(key: String?, points: [Point], total: MetricsFigures) {
+        public init(key: String?, points: [Point], total: AnalyticsFigures) {
             self.key = key
             self.points = points
             self.total = total
         }
     }
 
-    public var query: MetricsQuery
+    public var query: AnalyticsQuery
     /// The app's reporting currency: every amount is in its milli-units.
     public var currency: String
     /// Overall first, then segments sorted by key (only the overall one without a breakdown).
     public var segments: [Segment]
     /// The overall figures of the range of the same length just before the query's range.
-    public var previousTotal: MetricsFigures
+    public var previousTotal: AnalyticsFigures
     public var cohorts: [CohortRow]
     /// Currencies with amounts but no exchange rate to ``currency``: left out of every sum.
     public var unconvertedCurrencies: [String]
 
     public init(
-        query: MetricsQuery, currency: String, segments: [Segment], previousTotal: MetricsFigures, cohorts: [CohortRow],
+        query: AnalyticsQuery, currency: String, segments: [Segment], previousTotal: AnalyticsFigures, cohorts: [CohortRow],
         unconvertedCurrencies: [String] = []
     ) {
         self.query = query
@@ -57,7 +57,7 @@ public struct MetricsReport: Sendable, Hashable {
     }
 
     /// The overall series.
-    public var overall: Segment { segments.first { $0.key == nil } ?? Segment(key: nil, points: [], total: MetricsFigures()) }
+    public var overall: Segment { segments.first { $0.key == nil } ?? Segment(key: nil, points: [], total: AnalyticsFigures()) }
 }
 
 /// Subscriptions whose first paid period started in one calendar month, and how many were still

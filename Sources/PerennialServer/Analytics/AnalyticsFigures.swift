@@ -1,9 +1,9 @@
 /// Every figure of one bucket (a day, a week or a month) of one segment, as defined in
-/// docs/analytics.md. Money is in milli-units of the report's currency (``MetricsReport/currency``).
+/// docs/analytics.md. Money is in milli-units of the report's currency (``AnalyticsReport/currency``).
 ///
 /// Point-in-time figures (actives, trials, grace, billing retry, MRR) are taken at the bucket's
 /// end; flow figures (revenue, new trials, churn, refunds…) count what happened inside it.
-public struct MetricsFigures: Sendable, Hashable, Codable {
+public struct AnalyticsFigures: Sendable, Hashable, Codable {
     // At the bucket's end.
     public var activeSubscriptions: Int = 0
     public var activeTrials: Int = 0

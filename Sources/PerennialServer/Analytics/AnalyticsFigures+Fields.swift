@@ -1,4 +1,4 @@
-extension MetricsFigures {
+extension AnalyticsFigures {
     /// One figure as the API writes it: a count or milli-units, or a rate (nil when undefined).
     enum Value: Equatable {
         case integer(Int64)
@@ -7,7 +7,7 @@ extension MetricsFigures {
 
     /// Every figure under its API name, in the order of the CSV columns: the one list the JSON and
     /// CSV answers are written from.
-    static let fields: [(name: String, value: @Sendable (MetricsFigures) -> Value)] = [
+    static let fields: [(name: String, value: @Sendable (AnalyticsFigures) -> Value)] = [
         ("activeSubscriptions", { .integer(Int64($0.activeSubscriptions)) }),
         ("activeTrials", { .integer(Int64($0.activeTrials)) }),
         ("inGracePeriod", { .integer(Int64($0.inGracePeriod)) }),

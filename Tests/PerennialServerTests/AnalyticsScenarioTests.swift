@@ -11,7 +11,7 @@ import Testing
 /// `Examples/scenarios/analytics-quarter.json` played on the simulator over four months of the
 /// real calendar, its V2 notifications posted to a server in the order Apple sent them, and to
 /// another reversed and each twice: both report the figures derived by hand below.
-@Suite struct MetricsScenarioTests {
+@Suite struct AnalyticsScenarioTests {
     private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Signing keys valid over the scenario's year (the shared test PKI's end in 2025).
@@ -55,7 +55,7 @@ import Testing
         return ServerDependencies(apps: try AppRegistry([context]), storage: harness.storage, clock: harness.clock).analytics
     }
 
-    private static let quarter = MetricsQuery(appID: "quarter", from: date(1, 1), through: date(4, 30), granularity: .month)
+    private static let quarter = AnalyticsQuery(appID: "quarter", from: date(1, 1), through: date(4, 30), granularity: .month)
 
     @Test func figuresMatchTheHandDerivedOnesWhateverTheOrder() async throws {
         try await Self.figuresMatchTheHandDerivedOnes(inOrderOn: nil, messyOn: nil)
@@ -101,7 +101,7 @@ import Testing
         #expect(Array(inOrder.cohorts[1].retained.prefix(2)) == [0, nil])
 
         // Dave is in billing retry at the end of March 1…9, recovered on the 10th.
-        let march10 = try await analytics.report(MetricsQuery(appID: "quarter", from: Self.date(3, 1), through: Self.date(3, 10)))
+        let march10 = try await analytics.report(AnalyticsQuery(appID: "quarter", from: Self.date(3, 1), through: Self.date(3, 10)))
         #expect(march10.overall.points.map(\.figures.inBillingRetry) == Array(repeating: 1, count: 9) + [0])
     }
 }

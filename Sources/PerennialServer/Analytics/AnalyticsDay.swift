@@ -1,8 +1,8 @@
 import Foundation
 import PerennialCore
 
-/// Days as the metrics API writes and reads them: `YYYY-MM-DD`, UTC.
-enum MetricsDay {
+/// Days as the analytics API writes and reads them: `YYYY-MM-DD`, UTC.
+enum AnalyticsDay {
     static func string(_ date: Date) -> String {
         let civil = UTCCalendar.civil(day: AnalyticsCounters.day(of: date))
         return String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)

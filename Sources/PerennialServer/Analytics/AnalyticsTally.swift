@@ -1,8 +1,8 @@
 import PerennialCore
 
 /// One segment's counters, day by day over the days a report reads, with the sum of the change
-/// counters before them: turns counter rows into ``MetricsFigures`` for any bucket.
-struct MetricsTally {
+/// counters before them: turns counter rows into ``AnalyticsFigures`` for any bucket.
+struct AnalyticsTally {
     /// The first day held (the day before the report's earliest bucket).
     let firstDay: Int
     let dayCount: Int
@@ -25,7 +25,7 @@ struct MetricsTally {
 
     /// The tally with running sums, so that every bucket's figures cost a subtraction, not a walk
     /// over its days (a year by day asks for 365 of them).
-    func sealed() -> MetricsTally {
+    func sealed() -> AnalyticsTally {
         var copy = self
         for (metric, days) in values {
             var running: [Int64] = [0]
@@ -53,8 +53,8 @@ struct MetricsTally {
     }
 
     /// The figures of the bucket of days `[from, to)`.
-    func figures(from: Int, to: Int, smallBusiness: Bool) -> MetricsFigures {
-        var figures = MetricsFigures()
+    func figures(from: Int, to: Int, smallBusiness: Bool) -> AnalyticsFigures {
+        var figures = AnalyticsFigures()
         figures.activeSubscriptions = Int(level(.activeChange, at: to))
         figures.activeTrials = Int(level(.trialChange, at: to))
         figures.inGracePeriod = Int(level(.graceChange, at: to))

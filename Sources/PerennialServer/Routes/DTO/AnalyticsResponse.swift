@@ -1,15 +1,15 @@
 import Foundation
 import PerennialCore
 
-/// `GET /admin/v1/apps/{appId}/metrics` as JSON (docs/openapi.yaml `MetricsResponse`): money in
+/// `GET /admin/v1/apps/{appId}/metrics` as JSON (docs/openapi.yaml `AnalyticsResponse`): money in
 /// milli-units of `currency`, days as `YYYY-MM-DD` (UTC), `end` exclusive.
-struct MetricsResponse: Encodable {
+struct AnalyticsResponse: Encodable {
     struct Figures: Encodable {
-        let figures: MetricsFigures
+        let figures: AnalyticsFigures
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: FieldKey.self)
-            for field in MetricsFigures.fields {
+            for field in AnalyticsFigures.fields {
                 switch field.value(figures) {
                 case .integer(let value): try container.encode(value, forKey: FieldKey(field.name))
                 case .rate(let value): try container.encode(value, forKey: FieldKey(field.name))
@@ -49,12 +49,12 @@ struct MetricsResponse: Encodable {
     let previousTotal: Figures
     let cohorts: [Cohort]
 
-    init(_ report: MetricsReport) {
+    init(_ report: AnalyticsReport) {
         let query = report.query
         app = query.appID
         environment = query.environment.rawValue
-        from = MetricsDay.string(query.from)
-        through = MetricsDay.string(query.through)
+        from = AnalyticsDay.string(query.from)
+        through = AnalyticsDay.string(query.through)
         granularity = query.granularity.rawValue
         breakdown = query.breakdown.rawValue
         currency = report.currency
@@ -63,11 +63,11 @@ struct MetricsResponse: Encodable {
             Segment(
                 key: segment.key,
                 points: segment.points.map {
-                    Point(start: MetricsDay.string($0.start), end: MetricsDay.string($0.end), figures: Figures(figures: $0.figures))
+                    Point(start: AnalyticsDay.string($0.start), end: AnalyticsDay.string($0.end), figures: Figures(figures: $0.figures))
                 }, total: Figures(figures: segment.total))
         }
         previousTotal = Figures(figures: report.previousTotal)
-        cohorts = report.cohorts.map { Cohort(month: MetricsDay.string($0.month), size: $0.size, retained: $0.retained) }
+        cohorts = report.cohorts.map { Cohort(month: AnalyticsDay.string($0.month), size: $0.size, retained: $0.retained) }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -86,7 +86,7 @@ struct MetricsResponse: Encodable {
     }
 }
 
-/// A key named at run time (the figures' names come from ``MetricsFigures/fields``).
+/// A key named at run time (the figures' names come from ``AnalyticsFigures/fields``).
 struct FieldKey: CodingKey {
     let stringValue: String
     init(_ name: String) { stringValue = name }
