@@ -47,6 +47,12 @@ let package = Package(
             name: "PerennialCore",
             swiftSettings: swiftSettings
         ),
+        // The client API's wire types, Foundation only: the server writes them and the SDK reads them,
+        // so the contract has one Swift copy (ARCHITECTURE.md, "One wire contract").
+        .target(
+            name: "PerennialWire",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PerennialAppStore",
             dependencies: [
@@ -90,6 +96,7 @@ let package = Package(
             name: "PerennialSimulator",
             dependencies: [
                 "PerennialCore",
+                "PerennialWire",
                 "PerennialAppStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -106,6 +113,7 @@ let package = Package(
             name: "PerennialServer",
             dependencies: [
                 "PerennialCore",
+                "PerennialWire",
                 "PerennialAppStore",
                 "PerennialStorage",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -154,6 +162,7 @@ let package = Package(
         .target(
             name: "PerennialClient",
             dependencies: [
+                "PerennialWire",
                 .target(name: "StoreKitInterface", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -171,6 +180,7 @@ let package = Package(
             name: "perennial",
             dependencies: [
                 "PerennialCore",
+                "PerennialWire",
                 "PerennialAppStore",
                 "PerennialStorage",
                 "PerennialSQLite",
@@ -221,7 +231,7 @@ let package = Package(
         .target(
             name: "PerennialFuzzTargets",
             dependencies: [
-                "PerennialCore", "PerennialAppStore", "PerennialServer",
+                "PerennialCore", "PerennialWire", "PerennialAppStore", "PerennialServer",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -327,7 +337,7 @@ let package = Package(
         .testTarget(
             name: "PerennialServerTests",
             dependencies: [
-                "PerennialServer", "PerennialCore", "PerennialAppStore", "PerennialStorage", "PerennialSQLite",
+                "PerennialServer", "PerennialWire", "PerennialCore", "PerennialAppStore", "PerennialStorage", "PerennialSQLite",
                 "PerennialPostgres", "PerennialSimulator", "PerennialTestSupport", "PerennialStorageContract", "PerennialFuzzTargets",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

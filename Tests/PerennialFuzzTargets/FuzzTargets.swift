@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import PerennialAppStore
 import PerennialCore
+import PerennialWire
 @testable import PerennialServer
 
 /// Every parser of data that reaches the server from outside, as a fuzz target, each called

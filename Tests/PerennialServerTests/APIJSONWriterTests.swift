@@ -1,10 +1,11 @@
+import PerennialWire
 import Foundation
 import PerennialCore
 import Testing
 
 @testable import PerennialServer
 
-/// The subscriber answer is written by hand for speed; `APIJSON.encoder()` applied to the same
+/// The subscriber answer is written by hand for speed; `WireJSON.encoder()` applied to the same
 /// value stays the reference, and the two must agree byte for byte on every shape of answer.
 struct APIJSONWriterTests {
     /// Dates are written as ISO 8601 with milliseconds, to the nearest millisecond: Foundation's
@@ -34,7 +35,7 @@ struct APIJSONWriterTests {
     func theSubscriberAnswerMatchesItsEncodableForm(seed: UInt64) throws {
         var generator = SeededRandomNumberGenerator(seed: seed)
         let response = Self.response(using: &generator)
-        let reference = try APIJSON.encoder().encode(response)
+        let reference = try WireJSON.encoder().encode(response)
         #expect(String(decoding: response.apiJSON(), as: UTF8.self) == String(decoding: reference, as: UTF8.self))
     }
 
@@ -45,39 +46,39 @@ struct APIJSONWriterTests {
         }
         func date() -> Date { Date(timeIntervalSince1970: Double.random(in: 1_500_000_000...2_000_000_000, using: &generator)) }
         func maybeDate() -> Date? { Bool.random(using: &generator) ? date() : nil }
-        var entitlements: [String: SubscriberResponse.Entitlement] = [:]
+        var entitlements: [String: ServerEntitlement] = [:]
         for _ in 0..<Int.random(in: 0...4, using: &generator) {
             entitlements[text()] = .init(
-                isActive: Bool.random(using: &generator), productId: text(), expiresDate: maybeDate(),
-                originalTransactionId: text(), transactionId: text(), grantId: Bool.random(using: &generator) ? text() : nil)
+                isActive: Bool.random(using: &generator), productID: text(), expiresDate: maybeDate(),
+                originalTransactionID: text(), transactionID: text(), grantID: Bool.random(using: &generator) ? text() : nil)
         }
         func maybeText() -> String? { Bool.random(using: &generator) ? text() : nil }
         let grants = (0..<Int.random(in: 0...2, using: &generator)).map { _ in
-            SubscriberResponse.Grant(
-                grantId: text(), entitlementId: text(), startsAt: date(), expiresAt: date(), revokedAt: maybeDate(),
+            ServerGrant(
+                grantID: text(), entitlementID: text(), startsAt: date(), expiresAt: date(), revokedAt: maybeDate(),
                 isActive: Bool.random(using: &generator), grantedBy: text(), reason: maybeText(), revokedBy: maybeText(),
                 revokeReason: maybeText())
         }
         let subscriptions = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
-            SubscriberResponse.Subscription(
-                originalTransactionId: text(), productId: text(), groupId: Bool.random(using: &generator) ? text() : nil,
-                status: text(), expiresDate: date(), accessExpiresDate: maybeDate(), willRenew: Bool.random(using: &generator),
-                periodType: text(), renewalProductId: Bool.random(using: &generator) ? text() : nil, environment: text())
+            ServerSubscription(
+                originalTransactionID: text(), productID: text(), groupID: Bool.random(using: &generator) ? text() : nil,
+                status: SubscriptionStatus(rawValue: text()), expiresDate: date(), accessExpiresDate: maybeDate(), willRenew: Bool.random(using: &generator),
+                periodType: PeriodType(rawValue: text()), renewalProductID: Bool.random(using: &generator) ? text() : nil, environment: text())
         }
         let purchases = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
-            SubscriberResponse.Purchase(
-                productId: text(), transactionId: text(), originalTransactionId: text(), purchaseDate: date(), expiresDate: maybeDate(),
+            ServerPurchase(
+                productID: text(), transactionID: text(), originalTransactionID: text(), purchaseDate: date(), expiresDate: maybeDate(),
                 isActive: Bool.random(using: &generator))
         }
         let appTransaction = Bool.random(using: &generator)
-            ? SubscriberResponse.AppTransaction(
-                appTransactionId: Bool.random(using: &generator) ? text() : nil, environment: text(), originalApplicationVersion: text(),
-                originalPurchaseDate: date())
+            ? OriginalAppPurchase(
+                appTransactionID: Bool.random(using: &generator) ? text() : nil, environment: text(), originalApplicationVersion: text(),
+                originalPurchaseDate: date(), originalPlatform: maybeText())
             : nil
         let response = SubscriberResponse(
             serverTime: date(),
             subscriber: .init(
-                appTransaction: appTransaction, appUserId: text(), entitlements: entitlements, subscriptions: subscriptions, purchases: purchases,
+                appUserID: text(), entitlements: entitlements, subscriptions: subscriptions, purchases: purchases, originalAppPurchase: appTransaction,
                 grants: grants.isEmpty && Bool.random(using: &generator) ? nil : grants),
             transfer: Bool.random(using: &generator) ? .init(previousOwner: text()) : nil,
             kept: Bool.random(using: &generator) ? .init(owner: text()) : nil)

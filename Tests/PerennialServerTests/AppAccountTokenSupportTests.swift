@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -54,7 +55,7 @@ import Testing
 
             let set = try await client.send(.post, path, key: ServerHarness.adminKey, body: why)
             #expect(set.status == .ok, "\(set.text)")
-            #expect(try set.decode(SubscriberResponse.self).subscriber.appUserId == "alice")
+            #expect(try set.decode(SubscriberResponse.self).subscriber.appUserID == "alice")
 
             let unknown = try await client.send(.post, "/admin/v1/apps/\(ServerHarness.appID)/subscriptions/999/app-account-token", key: ServerHarness.adminKey)
             #expect(unknown.status == .notFound)

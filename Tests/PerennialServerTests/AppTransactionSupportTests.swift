@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -24,8 +25,8 @@ import Testing
             let read = try await client.send(.post, path, key: ServerHarness.adminKey, body: why)
             #expect(read.status == .ok, "\(read.text)")
             let answer = try read.decode(SubscriberResponse.self)
-            #expect(answer.subscriber.appUserId == "alice")
-            let kept = try #require(answer.subscriber.appTransaction)
+            #expect(answer.subscriber.appUserID == "alice")
+            let kept = try #require(answer.subscriber.originalAppPurchase)
             #expect(!kept.originalApplicationVersion.isEmpty)
 
             let unknown = try await client.send(.post, "/admin/v1/apps/\(ServerHarness.appID)/subscriptions/999/app-transaction", key: ServerHarness.adminKey)

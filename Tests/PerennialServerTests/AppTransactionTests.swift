@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -39,17 +40,17 @@ import Testing
             let posted = try await client.send(.post, "/v1/subscribers/alice/app-transaction", body: try Self.body(try Self.signed()))
             #expect(posted.status == .ok)
             let answer = try posted.decode(SubscriberResponse.self)
-            let app = try #require(answer.subscriber.appTransaction)
+            let app = try #require(answer.subscriber.originalAppPurchase)
             #expect(app.originalApplicationVersion == "1.0")
             #expect(app.originalPurchaseDate == Self.boughtAt)
-            #expect(app.appTransactionId == "700000000000000001")
+            #expect(app.appTransactionID == "700000000000000001")
             #expect(app.environment == "Sandbox")
             #expect(app.originalPlatform == "iOS")
             // A purchase's answer and a read show it too; another user has none.
             let bought = try await client.postTransaction(purchase, user: "alice").decode(SubscriberResponse.self)
-            #expect(bought.subscriber.appTransaction == app && bought.subscriber.entitlements["pro"]?.isActive == true)
-            #expect(try await client.subscriber("alice").decode(SubscriberResponse.self).subscriber.appTransaction == app)
-            #expect(try await client.subscriber("bob").decode(SubscriberResponse.self).subscriber.appTransaction == nil)
+            #expect(bought.subscriber.originalAppPurchase == app && bought.subscriber.entitlements["pro"]?.isActive == true)
+            #expect(try await client.subscriber("alice").decode(SubscriberResponse.self).subscriber.originalAppPurchase == app)
+            #expect(try await client.subscriber("bob").decode(SubscriberResponse.self).subscriber.originalAppPurchase == nil)
             // The post is in the user's timeline with what was kept.
             let timeline = try await client.send(.get, "/admin/v1/subscribers/alice/timeline", key: ServerHarness.adminKey).decode(TimelineResponse.self)
             let recorded = try #require(timeline.entries.first { $0.kind == "appTransactionRecorded" })
@@ -67,7 +68,7 @@ import Testing
         try await server.test { client in
             let posted = try await client.send(.post, "/v1/subscribers/alice/app-transaction", body: try Self.body(try Self.signed(platform: platform)))
             #expect(posted.status == .ok)
-            #expect(try posted.decode(SubscriberResponse.self).subscriber.appTransaction?.originalPlatform == platform?.rawValue)
+            #expect(try posted.decode(SubscriberResponse.self).subscriber.originalAppPurchase?.originalPlatform == platform?.rawValue)
             #expect(posted.text.contains("originalPlatform") == (platform != nil))
         }
         #expect(try await server.storage.appTransaction(of: "alice", appBundleID: StoreWorld.bundleID)?.originalPlatform == platform?.rawValue)
@@ -83,11 +84,11 @@ import Testing
         let later = try signed(purchased: boughtAt.addingTimeInterval(200 * 86_400), version: "2.0", id: "700000000000000002")
         try await server.test { client in
             let first = try await client.send(.post, "/v1/subscribers/alice/app-transaction", body: try body(later))
-            #expect(try first.decode(SubscriberResponse.self).subscriber.appTransaction?.originalApplicationVersion == "2.0")
+            #expect(try first.decode(SubscriberResponse.self).subscriber.originalAppPurchase?.originalApplicationVersion == "2.0")
             let earlier = try await client.send(.post, "/v1/subscribers/alice/app-transaction", body: try body(try signed()))
-            #expect(try earlier.decode(SubscriberResponse.self).subscriber.appTransaction?.originalApplicationVersion == "1.0")
+            #expect(try earlier.decode(SubscriberResponse.self).subscriber.originalAppPurchase?.originalApplicationVersion == "1.0")
             let again = try await client.send(.post, "/v1/subscribers/alice/app-transaction", body: try body(later))
-            #expect(try again.decode(SubscriberResponse.self).subscriber.appTransaction?.originalApplicationVersion == "1.0")
+            #expect(try again.decode(SubscriberResponse.self).subscriber.originalAppPurchase?.originalApplicationVersion == "1.0")
         }
     }
 

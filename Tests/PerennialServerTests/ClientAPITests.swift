@@ -1,3 +1,4 @@
+import PerennialWire
 import Crypto
 import Foundation
 import Hummingbird
@@ -19,12 +20,12 @@ import Testing
         try await server.test { client in
             let body = try JSONEncoder().encode(EligibilityRequest(productIds: ["pro.monthly", "lifetime", "nope"]))
             let before = try await client.send(.post, "/v1/subscribers/alice/eligibility", body: body).decode(EligibilityResponse.self)
-            #expect(before.eligibility == ["pro.monthly": "eligible", "lifetime": "unknown", "nope": "unknown"])
+            #expect(before.eligibility == ["pro.monthly": .eligible, "lifetime": .unknown, "nope": .unknown])
             #expect(try await client.postTransaction(signed, user: "alice").status == .ok)
             let after = try await client.send(.post, "/v1/subscribers/alice/eligibility", body: body).decode(EligibilityResponse.self)
-            #expect(after.eligibility["pro.monthly"] == "ineligible")
+            #expect(after.eligibility["pro.monthly"] == .ineligible)
             let other = try await client.send(.post, "/v1/subscribers/bob/eligibility", body: body).decode(EligibilityResponse.self)
-            #expect(other.eligibility["pro.monthly"] == "eligible")
+            #expect(other.eligibility["pro.monthly"] == .eligible)
         }
     }
 
@@ -36,7 +37,7 @@ import Testing
             let body = try JSONEncoder().encode(OfferSignatureRequest(productId: "pro.monthly", offerId: "winback50"))
             let response = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body)
             #expect(response.status == .ok)
-            let signature = try response.decode(OfferSignatureResponse.self)
+            let signature = try response.decode(SignedOffer.self)
             #expect(signature.keyIdentifier == "OFFERKEY1")
             #expect(signature.timestamp == Int64(StoreWorld.start.timeIntervalSince1970 * 1_000))
             #expect(signature.nonce == signature.nonce.lowercased())
@@ -64,9 +65,9 @@ import Testing
         server.clock.now = now
         try await server.test { client in
             let body = try JSONEncoder().encode(OfferSignatureRequest(productId: "pro.monthly", offerId: "winback50"))
-            let before = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body).decode(OfferSignatureResponse.self)
+            let before = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body).decode(SignedOffer.self)
             #expect(try await client.postTransaction(signed, user: "alice").status == .ok)
-            let after = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body).decode(OfferSignatureResponse.self)
+            let after = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body).decode(SignedOffer.self)
             #expect(!after.signature.isEmpty)
 
             let parts = try JWSDecoding.parts(of: try #require(after.compactJWS))
@@ -94,7 +95,7 @@ import Testing
         let server = try await ServerHarness(offerKey: P256.Signing.PrivateKey())
         try await server.test { client in
             let body = try JSONEncoder().encode(OfferSignatureRequest(productId: "pro.monthly", offerId: "winback50"))
-            let signature = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body).decode(OfferSignatureResponse.self)
+            let signature = try await client.send(.post, "/v1/subscribers/alice/offers/sign", body: body).decode(SignedOffer.self)
             #expect(signature.compactJWS == nil && !signature.signature.isEmpty)
         }
     }
@@ -116,7 +117,7 @@ import Testing
         try await server.test { client in
             let response = try await client.postTransaction(signed, user: "team%2Fuser%40example.com")
             #expect(response.status == .ok)
-            #expect(try response.decode(SubscriberResponse.self).subscriber.appUserId == "team/user@example.com")
+            #expect(try response.decode(SubscriberResponse.self).subscriber.appUserID == "team/user@example.com")
         }
         #expect(try await server.storage.timeline(of: "team/user@example.com", appBundleID: StoreWorld.bundleID).count == 2)
     }

@@ -1,6 +1,7 @@
 // Golden files pin the exact JSON of the client and admin APIs' answers (Golden/*.json), so a
 // change to the wire is a visible diff. Regenerate them (the tests then write instead of compare):
 //   PERENNIAL_UPDATE_GOLDEN=1 PERENNIAL_FIXTURES=../shared/fixtures swift test --filter Golden
+import PerennialWire
 import Crypto
 import Foundation
 import Hummingbird

@@ -1,5 +1,6 @@
 // Golden files of the grant routes (Golden/admin-grant-*.json); regenerate with
 //   PERENNIAL_UPDATE_GOLDEN=1 PERENNIAL_FIXTURES=../shared/fixtures swift test --filter Golden
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -23,7 +24,7 @@ import Testing
             let given = try await client.golden(
                 "admin-grant-post", .post, path, key: ServerHarness.adminKey,
                 body: Data(#"{"entitlementId": "pro", "duration": "P1W", "reason": "outage on the 3rd"}"#.utf8))
-            let grantID = try #require(try given.decode(SubscriberResponse.self).subscriber.grants?.first?.grantId)
+            let grantID = try #require(try given.decode(SubscriberResponse.self).subscriber.grants?.first?.grantID)
             server.clock.now = server.clock.now.addingTimeInterval(60)
             try await client.golden(
                 "admin-grant-revoke", .post, "\(path)/\(grantID)/revoke", key: ServerHarness.adminKey,

@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -29,7 +30,7 @@ import Testing
             let answer = try given.decode(SubscriberResponse.self)
             let pro = try #require(answer.subscriber.entitlements["pro"])
             let grant = try #require(answer.subscriber.grants?.first)
-            #expect(pro.isActive && pro.productId == "grant" && pro.grantId == grant.grantId && pro.originalTransactionId == grant.grantId)
+            #expect(pro.isActive && pro.productID == "grant" && pro.grantID == grant.grantID && pro.originalTransactionID == grant.grantID)
             #expect(pro.expiresDate == start.addingTimeInterval(7 * 86_400) && grant.expiresAt == pro.expiresDate)
             #expect(grant.grantedBy == "desk" && grant.reason == "outage on the 3rd" && grant.isActive && grant.revokedAt == nil)
             #expect(answer.subscriber.entitlements["basic"] == nil, "a grant of pro gives pro only")
@@ -100,7 +101,7 @@ import Testing
             #expect(try await client.send(.get, "/v1/subscribers/alice/app-account-token").status == .ok)
             let given = try await client.send(.post, Self.grants, key: ServerHarness.adminKey, body: Data(#"{"entitlementId": "pro", "duration": "P7D"}"#.utf8))
             #expect(given.status == .created)
-            let grantID = try #require(try given.decode(SubscriberResponse.self).subscriber.grants?.first?.grantId)
+            let grantID = try #require(try given.decode(SubscriberResponse.self).subscriber.grants?.first?.grantID)
             #expect(try await client.send(.post, "\(Self.grants)/\(grantID)/revoke", key: ServerHarness.adminKey, body: Data("{}".utf8)).status == .ok)
             let timeline = try await client.send(.get, "/admin/v1/subscribers/alice/timeline", key: ServerHarness.adminKey)
             let entries = (try JSONSerialization.jsonObject(with: timeline.data) as? [String: Any])?["entries"] as? [[String: Any]] ?? []
@@ -138,8 +139,8 @@ import Testing
             let year = Data(#"{"entitlementId": "basic", "duration": "P1Y", "reason": "partner"}"#.utf8)
             let given = try await client.send(.post, Self.grants, key: "sk_support", body: year).decode(SubscriberResponse.self)
             // The year's grant outlasts the month's purchase, so it decides "basic"; the purchase is still listed.
-            let grantID = try #require(given.subscriber.entitlements["basic"]?.grantId)
-            #expect(given.subscriber.subscriptions.map(\.productId) == ["basic.monthly"])
+            let grantID = try #require(given.subscriber.entitlements["basic"]?.grantID)
+            #expect(given.subscriber.subscriptions.map(\.productID) == ["basic.monthly"])
 
             let revoke = "\(Self.grants)/\(grantID)/revoke"
             let why = Data(#"{"reason": "partnership ended"}"#.utf8)
@@ -148,7 +149,7 @@ import Testing
             #expect(revoked.status == .ok, "\(revoked.text)")
             let answer = try revoked.decode(SubscriberResponse.self)
             let basic = try #require(answer.subscriber.entitlements["basic"])
-            #expect(basic.isActive && basic.grantId == nil && basic.productId == "basic.monthly")
+            #expect(basic.isActive && basic.grantID == nil && basic.productID == "basic.monthly")
             let grant = try #require(answer.subscriber.grants?.first)
             #expect(!grant.isActive && grant.revokedBy == "desk" && grant.revokeReason == "partnership ended" && grant.revokedAt == server.clock.now)
 

@@ -1,3 +1,4 @@
+import PerennialWire
 import Crypto
 import Foundation
 import Hummingbird
@@ -37,12 +38,12 @@ import Testing
         server.clock.now = world.state.now
         try await server.test { client in
             // A new user who posted nothing: eligible, but no transaction to bind a JWS to.
-            let unknown = try await client.send(.post, Self.path, body: try Self.body("pro.monthly")).decode(IntroEligibilitySignatureResponse.self)
-            #expect(unknown.eligibility == "eligible" && unknown.compactJWS == nil)
+            let unknown = try await client.send(.post, Self.path, body: try Self.body("pro.monthly")).decode(SignedIntroEligibility.self)
+            #expect(unknown.eligibility == .eligible && unknown.compactJWS == nil)
 
             // Her app posted the app transaction: the JWS is bound to it, and allows the offer.
             #expect(try await client.send(.post, "/v1/subscribers/alice/app-transaction", body: try AppTransactionTests.body(try AppTransactionTests.signed())).status == .ok)
-            let fresh = try await client.send(.post, Self.path, body: try Self.body("pro.monthly")).decode(IntroEligibilitySignatureResponse.self)
+            let fresh = try await client.send(.post, Self.path, body: try Self.body("pro.monthly")).decode(SignedIntroEligibility.self)
             let freshClaims = try Self.claims(of: try #require(fresh.compactJWS), signedBy: key)
             #expect(freshClaims["aud"] as? String == "introductory-offer-eligibility" && freshClaims["iss"] as? String == "team-issuer")
             #expect(freshClaims["bid"] as? String == StoreWorld.bundleID && freshClaims["productId"] as? String == "pro.monthly")
@@ -50,9 +51,9 @@ import Testing
 
             // After a free trial in the group: ineligible for every product of it, bound to that purchase.
             #expect(try await client.postTransaction(signed, user: "alice").status == .ok)
-            let after = try await client.send(.post, Self.path, body: try Self.body("basic.monthly")).decode(IntroEligibilitySignatureResponse.self)
+            let after = try await client.send(.post, Self.path, body: try Self.body("basic.monthly")).decode(SignedIntroEligibility.self)
             let afterClaims = try Self.claims(of: try #require(after.compactJWS), signedBy: key)
-            #expect(after.eligibility == "ineligible" && afterClaims["allowIntroductoryOffer"] as? Bool == false)
+            #expect(after.eligibility == .ineligible && afterClaims["allowIntroductoryOffer"] as? Bool == false)
             #expect(afterClaims["transactionId"] as? String == bought.transactionID && afterClaims["productId"] as? String == "basic.monthly")
 
             // Not an auto-renewable of the app: refused.

@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -41,7 +42,7 @@ import Testing
                 try await client.subscriber(Self.anonymous).decode(SubscriberResponse.self))
         }
         let (first, retry, anonymous) = try #require(answers.value)
-        #expect(first.subscriber.appUserId == "bob")
+        #expect(first.subscriber.appUserID == "bob")
         #expect(retry.subscriber == first.subscriber)
         let decision: OwnershipChange.Decision
         switch policy {
@@ -49,7 +50,7 @@ import Testing
             decision = .transferred
             #expect(first.transfer?.previousOwner == Self.anonymous && first.kept == nil)
             #expect(first.subscriber.entitlements["pro"]?.isActive == true)
-            #expect(first.subscriber.purchases.map(\.productId) == ["lifetime"])
+            #expect(first.subscriber.purchases.map(\.productID) == ["lifetime"])
             #expect(anonymous.subscriber.entitlements.isEmpty && anonymous.subscriber.subscriptions.isEmpty && anonymous.subscriber.purchases.isEmpty)
         case .keepWithOriginalOwner:
             decision = .kept

@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -22,7 +23,7 @@ import Testing
             #expect(try await client.notifyV2(body).status == .ok)
             let answer = try await client.subscriber("alice").decode(SubscriberResponse.self)
             #expect(answer.subscriber.entitlements["pro"]?.isActive == true)
-            #expect(answer.subscriber.entitlements["pro"]?.transactionId == (try? self.transactionID(of: renewal)))
+            #expect(answer.subscriber.entitlements["pro"]?.transactionID == (try? self.transactionID(of: renewal)))
         }
         #expect(try await server.storage.evidenceCount() == 2)
         let kinds = try await server.storage.pendingOutbox(limit: 20).map(\.event.kind)
@@ -43,7 +44,7 @@ import Testing
             #expect(try await client.notifyV1(body).status == .ok)
             #expect(try await client.notifyV1(body).status == .ok)
             let answer = try await client.subscriber("alice").decode(SubscriberResponse.self)
-            #expect(answer.subscriber.entitlements["pro"]?.transactionId == (try? self.transactionID(of: renewal)))
+            #expect(answer.subscriber.entitlements["pro"]?.transactionID == (try? self.transactionID(of: renewal)))
         }
         #expect(try await server.storage.evidenceCount() == 2)
         let kinds = try await server.storage.pendingOutbox(limit: 20).map(\.event.kind)
@@ -72,7 +73,7 @@ import Testing
             server.clock.now = turnedOffAt.addingTimeInterval(60)
             #expect(try await client.notifyV1(renewalBody).status == .ok)
             let answer = try await client.subscriber("alice").decode(SubscriberResponse.self)
-            #expect(answer.subscriber.entitlements["pro"]?.transactionId == renewalID)
+            #expect(answer.subscriber.entitlements["pro"]?.transactionID == renewalID)
             #expect(answer.subscriber.subscriptions.first?.willRenew == false)
         }
     }
@@ -144,7 +145,7 @@ import Testing
         }
         #expect(answers[0].subscriber == answers[1].subscriber)
         let subscription = try #require(answers[0].subscriber.subscriptions.first)
-        #expect(subscription.status == "expired" && !subscription.willRenew)
+        #expect(subscription.status == .expired && !subscription.willRenew)
         #expect(answers[0].subscriber.entitlements["pro"]?.isActive == false)
         let expected: [EventKind] = [.initialPurchase, .renewal, .cancellation, .expiration]
         #expect(outboxes[0] == expected.map(\.rawValue))

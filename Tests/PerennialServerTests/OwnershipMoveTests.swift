@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -32,7 +33,7 @@ import Testing
             let moved = try await client.send(.post, path, key: ServerHarness.adminKey, body: toBob)
             #expect(moved.status == .ok)
             let bob = try moved.decode(SubscriberResponse.self)
-            #expect(bob.subscriber.appUserId == "bob" && bob.subscriber.entitlements["pro"]?.isActive == true)
+            #expect(bob.subscriber.appUserID == "bob" && bob.subscriber.entitlements["pro"]?.isActive == true)
             let alice = try await client.subscriber("alice").decode(SubscriberResponse.self)
             #expect(alice.subscriber.entitlements["pro"]?.isActive != true)
 

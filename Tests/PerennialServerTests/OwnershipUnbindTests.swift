@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -30,7 +31,7 @@ import Testing
             let unbound = try await client.send(.post, path, key: ServerHarness.adminKey, body: why)
             #expect(unbound.status == .ok, "\(unbound.text)")
             let alice = try unbound.decode(SubscriberResponse.self)
-            #expect(alice.subscriber.appUserId == "alice" && alice.subscriber.entitlements["pro"]?.isActive != true)
+            #expect(alice.subscriber.appUserID == "alice" && alice.subscriber.entitlements["pro"]?.isActive != true)
             #expect(alice.subscriber.subscriptions.isEmpty)
             #expect(try await client.send(.post, path, key: ServerHarness.adminKey, body: why).status == .notFound, "nobody owns it now")
 

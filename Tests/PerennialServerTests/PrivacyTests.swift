@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -34,7 +35,7 @@ import Testing
             let export = try exported.decode(PersonalDataExport.self)
             #expect(export.appUserId == "alice" && export.app == ServerHarness.appID)
             #expect(export.purchases.count == 1 && export.subscriber.subscriber.entitlements["pro"]?.isActive == true)
-            #expect(export.subscriber.subscriber.grants?.first?.reason == "goodwill" && export.subscriber.subscriber.appTransaction != nil)
+            #expect(export.subscriber.subscriber.grants?.first?.reason == "goodwill" && export.subscriber.subscriber.originalAppPurchase != nil)
             #expect(Set(export.webhookEvents.map(\.type)).isSuperset(of: ["initialPurchase", "entitlementGranted"]))
             #expect(export.timeline.entries.contains { $0.kind == "bound" && $0.evidence != nil })
 
@@ -47,7 +48,7 @@ import Testing
             #expect(try await client.send(.get, Self.personalData, key: Self.deskKey).status == .notFound)
             #expect(try await client.send(.post, erase, key: Self.deskKey, body: Data("{}".utf8)).status == .notFound)
             let after = try await client.subscriber("alice").decode(SubscriberResponse.self).subscriber
-            #expect(after.entitlements.values.allSatisfy { !$0.isActive } && after.grants == nil && after.appTransaction == nil)
+            #expect(after.entitlements.values.allSatisfy { !$0.isActive } && after.grants == nil && after.originalAppPurchase == nil)
             let timeline = try await client.send(.get, "/admin/v1/subscribers/alice/timeline", key: ServerHarness.adminKey)
             #expect(try timeline.decode(TimelineResponse.self).entries.isEmpty)
             // Apple's purchase is still stored, owned by nobody: the next user who presents it gets it.

@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -31,14 +32,14 @@ import Testing
             for notification in otherNotifications { #expect(try await client.notifyV2(try notification.v2Body()).status == .ok) }
 
             let renewalID = try #require(
-                try await client.subscriber("alice").decode(SubscriberResponse.self).subscriber.entitlements["pro"]?.transactionId)
+                try await client.subscriber("alice").decode(SubscriberResponse.self).subscriber.entitlements["pro"]?.transactionID)
             #expect(renewalID != transaction.transactionID)
             for id in [transaction.originalTransactionID, renewalID] {
                 let found = try await client.send(.get, "/admin/v1/purchases/\(id)", key: ServerHarness.adminKey)
                 #expect(found.status == .ok)
                 let answer = try found.decode(PurchaseLookupResponse.self)
                 #expect(answer.originalTransactionId == transaction.originalTransactionID && answer.appUserId == "alice")
-                #expect(answer.subscriber?.subscriber.entitlements["pro"]?.transactionId == renewalID)
+                #expect(answer.subscriber?.subscriber.entitlements["pro"]?.transactionID == renewalID)
             }
             try await client.golden(
                 "admin-purchase-lookup", .get, "/admin/v1/purchases/\(transaction.originalTransactionID)", key: ServerHarness.adminKey)

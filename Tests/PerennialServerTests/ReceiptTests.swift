@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -20,7 +21,7 @@ import Testing
             #expect(response.status == .ok)
             let answer = try response.decode(SubscriberResponse.self)
             #expect(answer.subscriber.entitlements["pro"]?.isActive == true)
-            #expect(answer.subscriber.subscriptions.first?.originalTransactionId == transaction.originalTransactionID)
+            #expect(answer.subscriber.subscriptions.first?.originalTransactionID == transaction.originalTransactionID)
         }
         let entry = try #require(try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID).first)
         let evidenceID = try #require(entry.evidenceID)
@@ -44,7 +45,7 @@ import Testing
             #expect(answer.subscriber.entitlements["pro"]?.isActive == true)
             // pending_renewal_info came with the answer: the server knows it will renew.
             #expect(answer.subscriber.subscriptions.first?.willRenew == true)
-            #expect(answer.subscriber.subscriptions.first?.renewalProductId == "pro.monthly")
+            #expect(answer.subscriber.subscriptions.first?.renewalProductID == "pro.monthly")
         }
         // Production first, then the sandbox after Apple's 21007.
         #expect(verifyReceipt.requests == 2)

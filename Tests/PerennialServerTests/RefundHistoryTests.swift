@@ -1,3 +1,4 @@
+import PerennialWire
 import Crypto
 import Foundation
 import Hummingbird
@@ -35,7 +36,7 @@ import Testing
             #expect(refreshed.status == .ok)
             let answer = try refreshed.decode(SubscriberResponse.self)
             #expect(answer.subscriber.entitlements["pro"]?.isActive != true)
-            #expect(answer.subscriber.subscriptions.first?.status == "revoked")
+            #expect(answer.subscriber.subscriptions.first?.status == .revoked)
         }
         let timeline = try await server.storage.timeline(of: "alice", appBundleID: StoreWorld.bundleID)
         #expect(timeline.contains { $0.entry.detail.action == AdminAction(admin: "admin", action: "refundHistory", reason: "customer says refunded") })

@@ -1,3 +1,4 @@
+import PerennialWire
 import Crypto
 import Foundation
 import Hummingbird
@@ -22,12 +23,12 @@ import Testing
             let bought = try await client.postTransaction(signed, user: "alice").decode(SubscriberResponse.self)
             let subscription = try #require(bought.subscriber.subscriptions.first)
             let before = subscription.expiresDate
-            let path = "/admin/v1/apps/\(ServerHarness.appID)/subscriptions/\(subscription.originalTransactionId)/extend"
+            let path = "/admin/v1/apps/\(ServerHarness.appID)/subscriptions/\(subscription.originalTransactionID)/extend"
             apple.fail(next: 1, with: AppStoreHTTPResponse(status: 500, body: Data(#"{"errorCode":5000000,"errorMessage":"An unknown error occurred."}"#.utf8)), method: .get)
             let extended = try await client.send(.post, path, key: ServerHarness.adminKey, body: Data(#"{"extendByDays": 10, "extendReasonCode": 3}"#.utf8))
             #expect(extended.status == .accepted, "\(extended.status) \(extended.text)")
             let answer = try extended.decode(ExtensionNotReadBack.self)
-            #expect(answer.extended && answer.originalTransactionId == subscription.originalTransactionId)
+            #expect(answer.extended && answer.originalTransactionId == subscription.originalTransactionID)
             let newExpiry = try #require(answer.effectiveDate)
             #expect(newExpiry > before)
             #expect(answer.message.contains("Do not extend it again"))

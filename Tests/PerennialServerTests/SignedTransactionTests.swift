@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -20,14 +21,14 @@ import Testing
             #expect(response.status == .ok)
             let answer = try response.decode(SubscriberResponse.self)
             #expect(answer.serverTime == server.clock.now)
-            #expect(answer.subscriber.appUserId == "alice")
+            #expect(answer.subscriber.appUserID == "alice")
             let pro = try #require(answer.subscriber.entitlements["pro"])
-            #expect(pro.isActive && pro.productId == "pro.monthly")
-            #expect(pro.originalTransactionId == transaction.originalTransactionID && pro.transactionId == transaction.transactionID)
+            #expect(pro.isActive && pro.productID == "pro.monthly")
+            #expect(pro.originalTransactionID == transaction.originalTransactionID && pro.transactionID == transaction.transactionID)
             #expect(pro.expiresDate == transaction.expiresDate)
             #expect(answer.subscriber.entitlements["basic"]?.isActive == true)
             let subscription = try #require(answer.subscriber.subscriptions.first)
-            #expect(subscription.status == "active" && subscription.environment == "Sandbox" && subscription.groupId == "premium")
+            #expect(subscription.status == .active && subscription.environment == "Sandbox" && subscription.groupID == "premium")
             #expect(answer.transfer == nil)
             // Read back: the same state, computed again at the server's clock.
             let read = try await client.subscriber("alice").decode(SubscriberResponse.self)
@@ -50,7 +51,7 @@ import Testing
             server.clock.now = try #require(transaction.expiresDate).addingTimeInterval(60)
             let later = try await client.subscriber("alice").decode(SubscriberResponse.self)
             #expect(later.subscriber.entitlements["pro"]?.isActive == false)
-            #expect(later.subscriber.subscriptions.first?.status == "expired")
+            #expect(later.subscriber.subscriptions.first?.status == .expired)
         }
     }
 

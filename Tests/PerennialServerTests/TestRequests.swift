@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -45,7 +46,7 @@ extension TestResponse {
     var text: String { String(decoding: data, as: UTF8.self) }
 
     func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try APIJSON.decoder().decode(type, from: data)
+        try WireJSON.decoder().decode(type, from: data)
     }
 
     /// The `error` code of an error body.

@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -23,7 +24,7 @@ import Testing
             #expect(response.status == .ok)
             let answer = try response.decode(SubscriberResponse.self)
             let pro = try #require(answer.subscriber.entitlements["pro"])
-            #expect(pro.isActive && pro.originalTransactionId == transaction.originalTransactionID)
+            #expect(pro.isActive && pro.originalTransactionID == transaction.originalTransactionID)
             #expect(pro.expiresDate == transaction.expiresDate)
             // The top-level renewal facts of the iOS 6 answer reached the subscription.
             #expect(answer.subscriber.subscriptions.first?.willRenew == true)
@@ -45,7 +46,7 @@ import Testing
             #expect(response.status == .ok, "\(response.text)")
             let answer = try response.decode(SubscriberResponse.self)
             #expect(answer.subscriber.entitlements["pro"]?.isActive == true, "\(response.text)")
-            #expect(answer.subscriber.entitlements["pro"]?.transactionId == transaction.transactionID)
+            #expect(answer.subscriber.entitlements["pro"]?.transactionID == transaction.transactionID)
         }
         #expect(try await server.storage.purchase(ofTransaction: transaction.transactionID)?.owner == "alice")
     }
@@ -63,7 +64,7 @@ import Testing
             #expect(response.status == .ok)
             let answer = try response.decode(SubscriberResponse.self)
             #expect(answer.subscriber.entitlements["pro"]?.isActive == false)
-            #expect(answer.subscriber.subscriptions.first?.status == "expired")
+            #expect(answer.subscriber.subscriptions.first?.status == .expired)
         }
     }
 

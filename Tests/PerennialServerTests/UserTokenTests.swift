@@ -1,3 +1,4 @@
+import PerennialWire
 import Crypto
 import Foundation
 import Hummingbird

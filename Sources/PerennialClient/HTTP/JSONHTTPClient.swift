@@ -104,12 +104,6 @@ struct JSONHTTPClient: Sendable {
             throw .decoding("\(Response.self): \(error)")
         }
     }
-
-    /// The `{"error","message"}` body both peers send with a failure status.
-    private struct ErrorBody: Decodable {
-        let error: String?
-        let message: String?
-    }
 }
 
 /// A request without a body (`body: NoBody?.none`), spelled so call sites read clearly.

@@ -25,19 +25,19 @@ public struct URLSessionServerAPI: ServerAPI {
     }
 
     public func postTransaction(_ signedTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
-        try await answer("POST", appUserID, ["transactions"], body: SignedTransactionBody(signedTransaction: signedTransaction))
+        try await answer("POST", appUserID, ["transactions"], body: SignedTransactionRequest(signedTransaction: signedTransaction))
     }
 
     public func postReceipt(_ receipt: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
-        try await answer("POST", appUserID, ["receipts"], body: ReceiptBody(receipt: receipt))
+        try await answer("POST", appUserID, ["receipts"], body: ReceiptRequest(receipt: receipt))
     }
 
     public func postAppTransaction(_ signedAppTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
-        try await answer("POST", appUserID, ["app-transaction"], body: AppTransactionBody(signedAppTransaction: signedAppTransaction))
+        try await answer("POST", appUserID, ["app-transaction"], body: AppTransactionRequest(signedAppTransaction: signedAppTransaction))
     }
 
     public func logIn(appUserID: String, anonymousAppUserID: String) async throws(ServerError) -> SubscriberResponse {
-        try await answer("POST", appUserID, ["log-in"], body: LogInBody(anonymousAppUserId: anonymousAppUserID))
+        try await answer("POST", appUserID, ["log-in"], body: LogInRequest(anonymousAppUserId: anonymousAppUserID))
     }
 
     public func subscriber(appUserID: String) async throws(ServerError) -> SubscriberResponse {
@@ -55,7 +55,7 @@ public struct URLSessionServerAPI: ServerAPI {
     }
 
     public func appAccountToken(appUserID: String) async throws(ServerError) -> UUID {
-        let answer: AppAccountTokenBody = try await send("GET", appUserID, ["app-account-token"], body: NoBody?.none)
+        let answer: AppAccountTokenResponse = try await send("GET", appUserID, ["app-account-token"], body: NoBody?.none)
         guard let token = UUID(uuidString: answer.appAccountToken) else {
             throw .decoding("appAccountToken '\(answer.appAccountToken)' is not a UUID")
         }
@@ -63,16 +63,16 @@ public struct URLSessionServerAPI: ServerAPI {
     }
 
     public func eligibility(productIDs: [String], appUserID: String) async throws(ServerError) -> [String: IntroEligibility] {
-        let answer: EligibilityBody = try await send("POST", appUserID, ["eligibility"], body: ProductIDsBody(productIds: productIDs))
+        let answer: EligibilityResponse = try await send("POST", appUserID, ["eligibility"], body: EligibilityRequest(productIds: productIDs))
         return answer.eligibility
     }
 
     public func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer {
-        try await send("POST", appUserID, ["offers", "sign"], body: SignOfferBody(productId: productID, offerId: offerID))
+        try await send("POST", appUserID, ["offers", "sign"], body: OfferSignatureRequest(productId: productID, offerId: offerID))
     }
 
     public func signIntroEligibility(productID: String, appUserID: String) async throws(ServerError) -> SignedIntroEligibility {
-        try await send("POST", appUserID, ["offers", "intro-eligibility"], body: ProductIDBody(productId: productID))
+        try await send("POST", appUserID, ["offers", "intro-eligibility"], body: IntroEligibilitySignatureRequest(productId: productID))
     }
 
     private func send<Response: Decodable>(
@@ -92,14 +92,4 @@ public struct URLSessionServerAPI: ServerAPI {
         }
         return headers
     }
-
-    private struct SignedTransactionBody: Encodable, Sendable { let signedTransaction: String }
-    private struct ReceiptBody: Encodable, Sendable { let receipt: String }
-    private struct AppTransactionBody: Encodable, Sendable { let signedAppTransaction: String }
-    private struct LogInBody: Encodable, Sendable { let anonymousAppUserId: String }
-    private struct ProductIDsBody: Encodable, Sendable { let productIds: [String] }
-    private struct SignOfferBody: Encodable, Sendable { let productId: String; let offerId: String }
-    private struct ProductIDBody: Encodable, Sendable { let productId: String }
-    private struct AppAccountTokenBody: Decodable { let appAccountToken: String }
-    private struct EligibilityBody: Decodable { let eligibility: [String: IntroEligibility] }
 }

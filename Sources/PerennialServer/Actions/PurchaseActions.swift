@@ -1,3 +1,4 @@
+public import PerennialWire
 public import Foundation
 import HTTPTypes
 import Logging

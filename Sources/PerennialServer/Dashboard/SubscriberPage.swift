@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import PerennialStorage
 
@@ -62,7 +63,7 @@ struct SubscriberPage: Sendable {
                 """
             : ""
         return """
-            <h1>\(subscriber.appUserId)</h1>
+            <h1>\(subscriber.appUserID)</h1>
             <p class="muted">App \(appID) · as the server answers at \(DashboardFormat.instant(answer.serverTime))</p>\(refresh)
             <h2>Entitlements</h2>\(entitlements)
             <h2>Grants</h2>\(grants(controls))
@@ -94,8 +95,8 @@ struct SubscriberPage: Sendable {
             ["Entitlement", "State", "Product", "Expires", "Original transaction"],
             rows.map { name, entitlement in
                 [
-                    "\(name)", Self.badge(entitlement.isActive), "\(entitlement.productId)",
-                    "\(entitlement.expiresDate.map(DashboardFormat.instant), or: "never")", "\(entitlement.originalTransactionId)",
+                    "\(name)", Self.badge(entitlement.isActive), "\(entitlement.productID)",
+                    "\(entitlement.expiresDate.map(DashboardFormat.instant), or: "never")", "\(entitlement.originalTransactionID)",
                 ]
             })
     }
@@ -120,10 +121,10 @@ struct SubscriberPage: Sendable {
                     let by: HTML = "\(grant.grantedBy)\(grant.reason.map { ": \($0)" } ?? "")\(revoked)"
                     let revoke: HTML =
                         grant.isActive
-                        ? "<form method=\"post\" action=\"\(path)/grants/\(grant.grantId)/revoke\">\(token)<button type=\"submit\"\(disabled)>Revoke</button></form>"
+                        ? "<form method=\"post\" action=\"\(path)/grants/\(grant.grantID)/revoke\">\(token)<button type=\"submit\"\(disabled)>Revoke</button></form>"
                         : ""
                     return [
-                        "\(grant.entitlementId)", state, "\(DashboardFormat.instant(grant.startsAt))",
+                        "\(grant.entitlementID)", state, "\(DashboardFormat.instant(grant.startsAt))",
                         "\(DashboardFormat.instant(grant.revokedAt ?? grant.expiresAt))", by, revoke,
                     ]
                 })
@@ -140,7 +141,7 @@ struct SubscriberPage: Sendable {
     }
 
     /// Where the page's forms post.
-    private var path: String { DashboardRoutes.subscriberPath(app: appID, user: answer.subscriber.appUserId) }
+    private var path: String { DashboardRoutes.subscriberPath(app: appID, user: answer.subscriber.appUserID) }
 
     private func subscriptions(_ controls: Controls) -> HTML {
         guard !answer.subscriber.subscriptions.isEmpty else { return "<p class=\"muted\">No subscription.</p>" }
@@ -148,12 +149,12 @@ struct SubscriberPage: Sendable {
             ["Product", "Status", "Period", "Expires", "Renews", "Environment", "Original transaction"] + appAccountTokenHeader(controls),
             answer.subscriber.subscriptions.map { subscription -> [HTML] in
                 let cells: [HTML] = [
-                    "\(subscription.productId)", "<span class=\"badge\(subscription.status == "active" ? " on" : "")\">\(subscription.status)</span>",
-                    "\(subscription.periodType)", "\(DashboardFormat.instant(subscription.expiresDate))",
-                    "\(subscription.willRenew ? "yes" : "no")\(subscription.renewalProductId.map { $0 == subscription.productId ? "" : " → \($0)" } ?? "")",
-                    "\(subscription.environment)", "\(subscription.originalTransactionId)",
+                    "\(subscription.productID)", "<span class=\"badge\(subscription.status == .active ? " on" : "")\">\(subscription.status.rawValue)</span>",
+                    "\(subscription.periodType.rawValue)", "\(DashboardFormat.instant(subscription.expiresDate))",
+                    "\(subscription.willRenew ? "yes" : "no")\(subscription.renewalProductID.map { $0 == subscription.productID ? "" : " → \($0)" } ?? "")",
+                    "\(subscription.environment)", "\(subscription.originalTransactionID)",
                 ]
-                return cells + appAccountTokenForm(of: subscription.originalTransactionId, controls)
+                return cells + appAccountTokenForm(of: subscription.originalTransactionID, controls)
             })
     }
 
@@ -163,10 +164,10 @@ struct SubscriberPage: Sendable {
             ["Product", "Purchased", "Expires", "Active", "Transaction"] + appAccountTokenHeader(controls),
             answer.subscriber.purchases.map { purchase -> [HTML] in
                 let cells: [HTML] = [
-                    "\(purchase.productId)", "\(DashboardFormat.instant(purchase.purchaseDate))",
-                    "\(purchase.expiresDate.map(DashboardFormat.instant), or: "–")", Self.badge(purchase.isActive), "\(purchase.transactionId)",
+                    "\(purchase.productID)", "\(DashboardFormat.instant(purchase.purchaseDate))",
+                    "\(purchase.expiresDate.map(DashboardFormat.instant), or: "–")", Self.badge(purchase.isActive), "\(purchase.transactionID)",
                 ]
-                return cells + appAccountTokenForm(of: purchase.originalTransactionId, controls)
+                return cells + appAccountTokenForm(of: purchase.originalTransactionID, controls)
             })
     }
 

@@ -1,3 +1,4 @@
+public import PerennialWire
 import Crypto
 public import Foundation
 public import Logging
@@ -238,7 +239,7 @@ public struct EvidencePipeline: Sendable {
     }
 
     /// The original app purchase stored for `user`, nil when the app never posted one.
-    func appTransaction(of user: AppUserID) async throws(IngestError) -> OriginalAppPurchase? {
+    func appTransaction(of user: AppUserID) async throws(IngestError) -> PerennialCore.OriginalAppPurchase? {
         do throws(StorageError) {
             return try await storage.appTransaction(of: user, appBundleID: app.bundleID)
         } catch {

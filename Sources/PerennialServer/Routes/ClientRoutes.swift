@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import Hummingbird
 import PerennialAppStore
@@ -109,23 +110,23 @@ struct ClientRoutes: Sendable {
 
     /// Eligibility for each product: known only for the app's auto-renewables, decided by the
     /// subscriber's history in the product's group.
-    static func eligibility(of productIDs: [String], view: SubscriberView, app: AppContext) -> [String: String] {
-        var answer: [String: String] = [:]
+    static func eligibility(of productIDs: [String], view: SubscriberView, app: AppContext) -> [String: IntroEligibility] {
+        var answer: [String: IntroEligibility] = [:]
         for id in productIDs {
             guard let product = app.catalog.product(id: id), product.bundleID == app.bundleID, product.type == .autoRenewable,
                 let group = product.subscriptionGroupID
             else {
-                answer[id] = "unknown"
+                answer[id] = .unknown
                 continue
             }
-            answer[id] = view.isEligibleForIntroOffer(groupID: group) ? "eligible" : "ineligible"
+            answer[id] = view.isEligibleForIntroOffer(groupID: group) ? .eligible : .ineligible
         }
         return answer
     }
 
     /// Signs a promotional offer for `user`, bound to the user's app account token (StoreKit 2
     /// purchases pass it, StoreKit 1 passes it as `applicationUsername`).
-    private func signOffer(_ body: OfferSignatureRequest, user: AppUserID, app: AppContext, now: Date) async throws -> OfferSignatureResponse {
+    private func signOffer(_ body: OfferSignatureRequest, user: AppUserID, app: AppContext, now: Date) async throws -> SignedOffer {
         // Checked before anything is written: the user's token is created below.
         _ = try TextInput.identifier(body.productId, named: "productId")
         let offerID = try TextInput.identifier(body.offerId, named: "offerId")
@@ -144,7 +145,7 @@ struct ClientRoutes: Sendable {
                 productID: product.id, offerIdentifier: offerID, transactionID: try await latestTransactionID(of: user, in: app),
                 nonce: UUID(), issuedAt: now)
         }
-        return OfferSignatureResponse(
+        return SignedOffer(
             keyIdentifier: signature.keyIdentifier, nonce: signature.nonce.uuidString.lowercased(), timestamp: signature.timestamp,
             signature: signature.signature, compactJWS: compactJWS)
     }
@@ -152,22 +153,22 @@ struct ClientRoutes: Sendable {
     /// Judges the user's introductory-offer eligibility for one of the app's auto-renewables and
     /// signs it, bound to the user's latest transaction or, for a user who bought nothing, the app
     /// transaction the app posted.
-    private func signIntroEligibility(of productID: String, user: AppUserID, app: AppContext, now: Date) async throws -> IntroEligibilitySignatureResponse {
+    private func signIntroEligibility(of productID: String, user: AppUserID, app: AppContext, now: Date) async throws -> SignedIntroEligibility {
         _ = try TextInput.identifier(productID, named: "productId")
         guard let signer = app.introEligibilitySigner else {
             throw EvidenceError.notConfigured("app \(app.id) has no promotional offer key with an issuer id to sign eligibility with")
         }
         let view = try await dependencies.pipeline(for: app).view(of: user, now: now)
-        guard let eligibility = Self.eligibility(of: [productID], view: view, app: app)[productID], eligibility != "unknown" else {
+        guard let eligibility = Self.eligibility(of: [productID], view: view, app: app)[productID], eligibility != .unknown else {
             throw APIError(status: .unprocessableContent, code: "unknownProduct", message: "\(productID) is not an auto-renewable subscription of app \(app.id)")
         }
         var transactionID = try await latestTransactionID(of: user, in: app)
         if transactionID == nil { transactionID = try await dependencies.storage.appTransaction(of: user, appBundleID: app.bundleID)?.appTransactionID }
         let compactJWS = try transactionID.map { transactionID throws(OfferSignatureError) in
             try signer.signature(
-                productID: productID, allowIntroductoryOffer: eligibility == "eligible", transactionID: transactionID, nonce: UUID(), issuedAt: now)
+                productID: productID, allowIntroductoryOffer: eligibility == .eligible, transactionID: transactionID, nonce: UUID(), issuedAt: now)
         }
-        return IntroEligibilitySignatureResponse(productId: productID, eligibility: eligibility, compactJWS: compactJWS)
+        return SignedIntroEligibility(productID: productID, eligibility: eligibility, compactJWS: compactJWS)
     }
 
     /// The user's most recent transaction in `app`, which Apple recommends binding a JWS offer

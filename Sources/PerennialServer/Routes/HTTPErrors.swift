@@ -1,3 +1,4 @@
+public import PerennialWire
 import Foundation
 public import Hummingbird
 public import PerennialAppStore

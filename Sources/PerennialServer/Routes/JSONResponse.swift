@@ -1,3 +1,4 @@
+import PerennialWire
 import Crypto
 import HTTPTypes
 import Foundation
@@ -11,7 +12,7 @@ enum JSONResponse {
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let data: Data
         do {
-            data = try APIJSON.encoder().encode(value)
+            data = try WireJSON.encoder().encode(value)
         } catch {
             data = Data(#"{"error":"encodingFailed","message":"the answer could not be encoded"}"#.utf8)
             return raw(data, status: .internalServerError)

@@ -1,3 +1,4 @@
+import PerennialWire
 public import Foundation
 import Logging
 import PerennialAppStore
@@ -24,7 +25,7 @@ public struct PersonalDataRequests: Sendable {
             let timeline = try await TimelineResponse.read(of: user, appBundleID: app.bundleID, from: storage)
             let report = try await storage.consumptionReport(of: user, appBundleID: app.bundleID)
             let known = stored != nil || !timeline.entries.isEmpty || report != nil || subscriber.subscriber.grants != nil
-                || subscriber.subscriber.appTransaction != nil
+                || subscriber.subscriber.originalAppPurchase != nil
             guard known else { return nil }
             return PersonalDataExport(
                 appUserId: user.rawValue, app: app.id, exportedAt: now, appAccountToken: stored?.appAccountToken,

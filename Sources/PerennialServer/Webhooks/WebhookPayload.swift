@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import PerennialCore
 import PerennialStorage
@@ -55,7 +56,7 @@ enum WebhookBody {
 
     /// The body of an operator's test event (`type` `test`, no app user), new at every call.
     static func test(appID: String, bundleID: String, at date: Date) throws -> Data {
-        try APIJSON.encoder().encode(
+        try WireJSON.encoder().encode(
             WebhookPayload<TestEvent>(
                 id: "test_\(UUID().uuidString.lowercased())", type: "test", occurredAt: date, appUserId: "", appID: appID, bundleID: bundleID,
                 event: TestEvent(message: "A test event from Perennial: this endpoint receives and verifies its webhooks.")))
@@ -67,18 +68,18 @@ enum WebhookBody {
         do {
             if OwnershipChange.Decision(rawValue: draft.kind) != nil {
                 let change = try JSONDecoder().decode(OwnershipChange.self, from: draft.payload)
-                return try APIJSON.encoder().encode(WebhookPayload<OwnershipChange>(draft: draft, appID: appID, event: change))
+                return try WireJSON.encoder().encode(WebhookPayload<OwnershipChange>(draft: draft, appID: appID, event: change))
             }
             if draft.kind == ConsentRescission.kind {
                 let rescission = try JSONDecoder().decode(ConsentRescission.self, from: draft.payload)
-                return try APIJSON.encoder().encode(WebhookPayload<ConsentRescission>(draft: draft, appID: appID, event: rescission))
+                return try WireJSON.encoder().encode(WebhookPayload<ConsentRescission>(draft: draft, appID: appID, event: rescission))
             }
             if EntitlementGrant.EventKind(rawValue: draft.kind) != nil {
                 let grant = try JSONDecoder().decode(EntitlementGrant.self, from: draft.payload)
-                return try APIJSON.encoder().encode(WebhookPayload<EntitlementGrant>(draft: draft, appID: appID, event: grant))
+                return try WireJSON.encoder().encode(WebhookPayload<EntitlementGrant>(draft: draft, appID: appID, event: grant))
             }
             let event = try JSONDecoder().decode(SubscriberEvent.self, from: draft.payload)
-            return try APIJSON.encoder().encode(WebhookPayload<SubscriberEvent>(draft: draft, appID: appID, event: event))
+            return try WireJSON.encoder().encode(WebhookPayload<SubscriberEvent>(draft: draft, appID: appID, event: event))
         } catch {
             throw Unreadable(eventID: draft.eventID, reason: "\(error)")
         }

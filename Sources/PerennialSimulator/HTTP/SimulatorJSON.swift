@@ -1,18 +1,14 @@
 import Foundation
 import Hummingbird
+import PerennialWire
 
-/// JSON in and out of the simulator's HTTP API: ISO 8601 dates with milliseconds in UTC (`Z`),
-/// sorted keys, and the `{"error", "message"}` body every 4xx/5xx carries.
+/// JSON in and out of the simulator's HTTP API, in the server's conventions (``WireJSON``: ISO 8601
+/// dates with milliseconds in UTC, sorted keys) and with its `{"error", "message"}` body
+/// (``ErrorBody``) on every 4xx/5xx, so the SDK reads both peers alike.
 enum SimulatorJSON {
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(format(date))
-        }
         do {
-            return raw(try encoder.encode(value), status: status)
+            return raw(try WireJSON.encoder().encode(value), status: status)
         } catch {
             return self.error(status: .internalServerError, code: "encodingFailed", message: "cannot encode the answer: \(error)")
         }
@@ -39,33 +35,11 @@ enum SimulatorJSON {
     /// Decodes the request body as `type`; a body that does not decode is the client's mistake.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
         let data = try await body(of: request)
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = parse(text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO 8601 date")
-            }
-            return date
-        }
         do {
-            return try decoder.decode(type, from: data)
+            return try WireJSON.decoder().decode(type, from: data)
         } catch {
             throw SimulatorHTTPError.badBody("\(error)")
         }
-    }
-
-    static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
-    }
-
-    static func parse(_ text: String) -> Date? {
-        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
-    }
-
-    struct ErrorBody: Encodable {
-        let error: String
-        let message: String
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PerennialAppStore
 import PerennialServer
+import PerennialWire
 
 /// `perennial support set-app-account-token`: a support action that asks Apple, run from a shell
 /// as the admin API runs it (the same action, ``PerennialServer/SetAppAccountToken``, with the same
@@ -32,7 +33,7 @@ struct SupportCommand: AsyncParsableCommand {
                 let set = try await dependencies.perform(
                     PerennialServer.SetAppAccountToken(originalTransactionID: purchase, reason: by.reason, app: app), by: by.actingKey)
                 print(
-                    "purchase \(purchase) of \(set.answer.subscriber.appUserId) now carries app account token \(set.token.uuidString.lowercased()) at Apple")
+                    "purchase \(purchase) of \(set.answer.subscriber.appUserID) now carries app account token \(set.token.uuidString.lowercased()) at Apple")
             }
         }
     }
@@ -54,9 +55,9 @@ struct SupportCommand: AsyncParsableCommand {
             try await app.withDependencies(transport: AsyncHTTPClientTransport(), label: "perennial.support") { dependencies, app in
                 let answer = try await dependencies.perform(
                     PerennialServer.ReadAppTransaction(originalTransactionID: purchase, reason: by.reason, app: app), by: by.actingKey)
-                let kept = answer.subscriber.appTransaction
+                let kept = answer.subscriber.originalAppPurchase
                 print(
-                    "\(answer.subscriber.appUserId) first got the app in version \(kept?.originalApplicationVersion ?? "?") on \(kept.map { $0.originalPurchaseDate.formatted(.iso8601) } ?? "?")")
+                    "\(answer.subscriber.appUserID) first got the app in version \(kept?.originalApplicationVersion ?? "?") on \(kept.map { $0.originalPurchaseDate.formatted(.iso8601) } ?? "?")")
             }
         }
     }

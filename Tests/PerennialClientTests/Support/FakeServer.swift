@@ -91,7 +91,7 @@ actor FakeServer: ServerAPI {
     func postAppTransaction(_ signedAppTransaction: String, appUserID: String) async throws(ServerError) -> SubscriberResponse {
         guard isUp else { throw .unreachable("connection refused") }
         appTransactions.append(signedAppTransaction)
-        originalAppPurchases[appUserID] = OriginalAppPurchase(originalApplicationVersion: "1.0", originalPurchaseDate: serverTime)
+        originalAppPurchases[appUserID] = OriginalAppPurchase(environment: "Sandbox", originalApplicationVersion: "1.0", originalPurchaseDate: serverTime)
         return respond(appUserID)
     }
 

@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 @testable import PerennialServer
 import Testing
@@ -15,7 +16,7 @@ import Testing
                     id: Int64(index), kind: "signedTransaction", receivedAt: start, presentedBy: nil,
                     rawBase64: Data(#"{"n":\#(index)}"#.utf8).base64EncodedString()))
         }
-        let answer = try APIJSON.decoder().decode(
+        let answer = try WireJSON.decoder().decode(
             SubscriberResponse.self,
             from: Data(#"{"serverTime":"2026-01-01T00:00:00.000Z","subscriber":{"appUserId":"alice","entitlements":{},"subscriptions":[],"purchases":[]}}"#.utf8))
         let page = await SubscriberPage.make(appID: "demo", answer: answer, timeline: TimelineResponse(appUserId: "alice", entries: entries))

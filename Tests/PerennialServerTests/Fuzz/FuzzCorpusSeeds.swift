@@ -1,3 +1,4 @@
+import PerennialWire
 import Foundation
 import PerennialAppStore
 import PerennialCore

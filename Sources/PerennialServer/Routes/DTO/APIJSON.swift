@@ -1,36 +1,12 @@
 public import Foundation
 import PerennialAppStore
 
-/// The one JSON format of the client and admin APIs: ISO 8601 dates in UTC with milliseconds and a
-/// `Z` (`2026-11-21T10:00:00.000Z`), keys sorted so responses are stable and diffable.
+/// The hand-written subscriber answer's date text (``APIJSONWriter``): the same text as
+/// `PerennialWire.WireJSON`'s encoder writes, without a formatter's cost, for the answer every read
+/// and every purchase gets (`APIJSONWriterTests` holds the two equal).
 public enum APIJSON {
     /// Formats an instant as the API writes it.
     public static func string(from date: Date) -> String {
         RFC3339Date.formatWithMilliseconds(date)
-    }
-
-    /// The encoder of every response body.
-    public static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(string(from: date))
-        }
-        return encoder
-    }
-
-    /// The decoder for API bodies (clients and tests reading responses).
-    public static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date with milliseconds: \(text)")
-            }
-            return date
-        }
-        return decoder
     }
 }

@@ -1,43 +1,6 @@
+public import PerennialWire
 public import Foundation
 public import PerennialStorage
-/// `GET /v1/subscribers/{appUserId}/app-account-token`.
-public struct AppAccountTokenResponse: Codable, Equatable, Sendable {
-    /// Lowercased UUID to pass to StoreKit 2 purchases, tying them to the app user.
-    public var appAccountToken: String
-}
-
-/// `POST /v1/subscribers/{appUserId}/eligibility`.
-public struct EligibilityResponse: Codable, Equatable, Sendable {
-    /// `eligible`, `ineligible` or `unknown` (not an auto-renewable of this app's catalog) per product.
-    public var eligibility: [String: String]
-}
-
-/// `POST /v1/subscribers/{appUserId}/offers/intro-eligibility`: the server's verdict on the
-/// product's introductory offer for this user, and the same verdict signed for StoreKit.
-public struct IntroEligibilitySignatureResponse: Codable, Equatable, Sendable {
-    public var productId: String
-    /// `eligible` or `ineligible`, by the user's history in the product's subscription group.
-    public var eligibility: String
-    /// `introductoryOfferEligibility(compactJWS:)`'s JWS; absent when the user has no transaction
-    /// of the app yet to bind it to (no purchase and no app transaction posted): StoreKit then
-    /// applies its own rule, by Apple ID.
-    public var compactJWS: String?
-}
-
-/// `POST /v1/subscribers/{appUserId}/offers/sign`: what StoreKit needs to redeem the offer.
-public struct OfferSignatureResponse: Codable, Equatable, Sendable {
-    public var keyIdentifier: String
-    /// Lowercased UUID.
-    public var nonce: String
-    /// Milliseconds since 1970.
-    public var timestamp: Int64
-    /// Base64 DER ECDSA signature.
-    public var signature: String
-    /// The same offer signed in Apple's JWS form, for `promotionalOffer(_:compactJWS:)`; absent
-    /// when the app's configuration gives no issuer id.
-    public var compactJWS: String?
-}
-
 /// `GET /admin/v1/purchases/{transactionId}`: whose purchase a transaction id is, and that
 /// subscriber now.
 public struct PurchaseLookupResponse: Codable, Equatable, Sendable {

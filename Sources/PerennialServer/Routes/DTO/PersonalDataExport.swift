@@ -1,3 +1,4 @@
+public import PerennialWire
 public import Foundation
 public import PerennialAppStore
 public import PerennialStorage

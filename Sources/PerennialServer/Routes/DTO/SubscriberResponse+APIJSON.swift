@@ -1,7 +1,8 @@
 import Foundation
+import PerennialWire
 
 extension SubscriberResponse {
-    /// The answer's JSON, written by ``APIJSONWriter``: byte for byte what `APIJSON.encoder()`
+    /// The answer's JSON, written by ``APIJSONWriter``: byte for byte what `WireJSON.encoder()`
     /// makes of this value (a test holds them equal), several times faster, because every read
     /// and every purchase is answered with it.
     func apiJSON() -> [UInt8] {
@@ -21,10 +22,10 @@ extension SubscriberResponse {
 }
 
 extension APIJSONWriter {
-    fileprivate mutating func subscriber(_ subscriber: SubscriberResponse.Subscriber) {
+    fileprivate mutating func subscriber(_ subscriber: ServerSubscriber) {
         object { fields in
-            if let appTransaction = subscriber.appTransaction { fields.field("appTransaction") { $0.appTransaction(appTransaction) } }
-            fields.field("appUserId") { $0.string(subscriber.appUserId) }
+            if let appTransaction = subscriber.originalAppPurchase { fields.field("appTransaction") { $0.appTransaction(appTransaction) } }
+            fields.field("appUserId") { $0.string(subscriber.appUserID) }
             fields.field("entitlements") { $0.object(sorting: subscriber.entitlements) { $0.entitlement($1) } }
             if let grants = subscriber.grants { fields.field("grants") { $0.array(grants) { $0.grant($1) } } }
             fields.field("purchases") { $0.array(subscriber.purchases) { $0.purchase($1) } }
@@ -32,23 +33,23 @@ extension APIJSONWriter {
         }
     }
 
-    private mutating func entitlement(_ entitlement: SubscriberResponse.Entitlement) {
+    private mutating func entitlement(_ entitlement: ServerEntitlement) {
         object { fields in
             fields.field("expiresDate") { $0.date(entitlement.expiresDate) }
-            if let grant = entitlement.grantId { fields.field("grantId") { $0.string(grant) } }
+            if let grant = entitlement.grantID { fields.field("grantId") { $0.string(grant) } }
             fields.field("isActive") { $0.bool(entitlement.isActive) }
-            fields.field("originalTransactionId") { $0.string(entitlement.originalTransactionId) }
-            fields.field("productId") { $0.string(entitlement.productId) }
-            fields.field("transactionId") { $0.string(entitlement.transactionId) }
+            fields.field("originalTransactionId") { $0.string(entitlement.originalTransactionID) }
+            fields.field("productId") { $0.string(entitlement.productID) }
+            fields.field("transactionId") { $0.string(entitlement.transactionID) }
         }
     }
 
-    private mutating func grant(_ grant: SubscriberResponse.Grant) {
+    private mutating func grant(_ grant: ServerGrant) {
         object { fields in
             // Synthesized `Encodable` leaves nil optionals out.
-            fields.field("entitlementId") { $0.string(grant.entitlementId) }
+            fields.field("entitlementId") { $0.string(grant.entitlementID) }
             fields.field("expiresAt") { $0.date(grant.expiresAt) }
-            fields.field("grantId") { $0.string(grant.grantId) }
+            fields.field("grantId") { $0.string(grant.grantID) }
             fields.field("grantedBy") { $0.string(grant.grantedBy) }
             fields.field("isActive") { $0.bool(grant.isActive) }
             if let reason = grant.reason { fields.field("reason") { $0.string(reason) } }
@@ -59,9 +60,9 @@ extension APIJSONWriter {
         }
     }
 
-    private mutating func appTransaction(_ appTransaction: SubscriberResponse.AppTransaction) {
+    private mutating func appTransaction(_ appTransaction: OriginalAppPurchase) {
         object { fields in
-            if let id = appTransaction.appTransactionId { fields.field("appTransactionId") { $0.string(id) } }
+            if let id = appTransaction.appTransactionID { fields.field("appTransactionId") { $0.string(id) } }
             fields.field("environment") { $0.string(appTransaction.environment) }
             fields.field("originalApplicationVersion") { $0.string(appTransaction.originalApplicationVersion) }
             if let platform = appTransaction.originalPlatform { fields.field("originalPlatform") { $0.string(platform) } }
@@ -69,29 +70,29 @@ extension APIJSONWriter {
         }
     }
 
-    private mutating func purchase(_ purchase: SubscriberResponse.Purchase) {
+    private mutating func purchase(_ purchase: ServerPurchase) {
         object { fields in
             // Synthesized `Encodable` leaves a nil `expiresDate` out rather than writing `null`.
             if let expires = purchase.expiresDate { fields.field("expiresDate") { $0.date(expires) } }
             fields.field("isActive") { $0.bool(purchase.isActive) }
-            fields.field("originalTransactionId") { $0.string(purchase.originalTransactionId) }
-            fields.field("productId") { $0.string(purchase.productId) }
+            fields.field("originalTransactionId") { $0.string(purchase.originalTransactionID) }
+            fields.field("productId") { $0.string(purchase.productID) }
             fields.field("purchaseDate") { $0.date(purchase.purchaseDate) }
-            fields.field("transactionId") { $0.string(purchase.transactionId) }
+            fields.field("transactionId") { $0.string(purchase.transactionID) }
         }
     }
 
-    private mutating func subscription(_ subscription: SubscriberResponse.Subscription) {
+    private mutating func subscription(_ subscription: ServerSubscription) {
         object { fields in
             fields.field("accessExpiresDate") { $0.date(subscription.accessExpiresDate) }
             fields.field("environment") { $0.string(subscription.environment) }
             fields.field("expiresDate") { $0.date(subscription.expiresDate) }
-            fields.field("groupId") { $0.string(subscription.groupId) }
-            fields.field("originalTransactionId") { $0.string(subscription.originalTransactionId) }
-            fields.field("periodType") { $0.string(subscription.periodType) }
-            fields.field("productId") { $0.string(subscription.productId) }
-            fields.field("renewalProductId") { $0.string(subscription.renewalProductId) }
-            fields.field("status") { $0.string(subscription.status) }
+            fields.field("groupId") { $0.string(subscription.groupID) }
+            fields.field("originalTransactionId") { $0.string(subscription.originalTransactionID) }
+            fields.field("periodType") { $0.string(subscription.periodType.rawValue) }
+            fields.field("productId") { $0.string(subscription.productID) }
+            fields.field("renewalProductId") { $0.string(subscription.renewalProductID) }
+            fields.field("status") { $0.string(subscription.status.rawValue) }
             fields.field("willRenew") { $0.bool(subscription.willRenew) }
         }
     }

@@ -1,3 +1,4 @@
+public import PerennialWire
 public import Foundation
 public import PerennialStorage
 import PerennialCore
@@ -25,14 +26,14 @@ public struct TimelineResponse: Codable, Equatable, Sendable {
         public var requestedBy: RequestedBy?
         /// For `entitlementGranted` and `grantRevoked`: the grant as the change left it (`isActive`
         /// judged at the entry's instant).
-        public var grant: SubscriberResponse.Grant?
+        public var grant: ServerGrant?
         /// For the `consumption…` and `refundDecided` entries: the refund request as the change left
         /// it — Apple's request, the answer sent, Apple's decision — the same request in each.
         public var refundRequest: RefundRequestRecord?
         /// For `retentionMessageChosen`: Apple's request and the message, plan or offer chosen.
         public var retention: RetentionExchange?
         /// For `appTransactionRecorded`: the original app purchase kept after the post.
-        public var appPurchase: SubscriberResponse.AppTransaction?
+        public var appPurchase: PerennialWire.OriginalAppPurchase?
     }
 
     /// Who asked Apple for the entry's evidence, and why.
@@ -92,10 +93,10 @@ extension TimelineResponse {
                         // at times a unit in the last place before the grant's own instant of the
                         // change (a new grant then read as not yet active): judged at the later.
                         let changed = entry.entry.kind == .grantRevoked ? grant.revokedAt ?? entry.entry.at : grant.startsAt
-                        return SubscriberResponse.Grant(grant, at: max(entry.entry.at, changed))
+                        return ServerGrant(grant, at: max(entry.entry.at, changed))
                     },
                     refundRequest: entry.entry.detail.consumption, retention: entry.entry.detail.retention,
-                    appPurchase: entry.entry.detail.appPurchase.map(SubscriberResponse.AppTransaction.init))
+                    appPurchase: entry.entry.detail.appPurchase.map(PerennialWire.OriginalAppPurchase.init))
             })
     }
 }
