@@ -32,7 +32,7 @@ public enum JSONFieldPeek {
     /// occurrence of a repeated key counts.
     ///
     /// The whole top-level object is walked, so bytes that are not one JSON object always throw.
-    public static func values(at paths: [[String]], in json: UnsafeBufferPointer<UInt8>) throws(Failure) -> [Range<Int>?] {
+    static func values(at paths: [[String]], in json: UnsafeBufferPointer<UInt8>) throws(Failure) -> [Range<Int>?] {
         var walker = Walker(bytes: json)
         var found = [Range<Int>?](repeating: nil, count: paths.count)
         let wanted = paths.enumerated().map { Wanted(slot: $0.offset, keys: $0.element.map { Array($0.utf8) }[...]) }
