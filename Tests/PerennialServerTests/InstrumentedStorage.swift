@@ -182,6 +182,9 @@ final class InstrumentedStorage: SubscriberStorage, @unchecked Sendable {
     func checkpointImport(_ job: ImportJob, from expectedSettledRows: Int, problems: [ImportProblem]) async throws(StorageError) -> Bool {
         try await base.checkpointImport(job, from: expectedSettledRows, problems: problems)
     }
+    func imports(appBundleID: String, limit: Int) async throws(StorageError) -> [ImportJob] {
+        try await base.imports(appBundleID: appBundleID, limit: limit)
+    }
     func importProblems(of id: String, after line: Int, limit: Int) async throws(StorageError) -> [ImportProblem] {
         try await base.importProblems(of: id, after: line, limit: limit)
     }

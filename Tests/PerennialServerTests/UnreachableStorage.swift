@@ -33,6 +33,7 @@ struct UnreachableStorage: SubscriberStorage {
     func checkpointImport(_ job: ImportJob, from expectedSettledRows: Int, problems: [ImportProblem]) async throws(StorageError) -> Bool {
         throw failure
     }
+    func imports(appBundleID: String, limit: Int) async throws(StorageError) -> [ImportJob] { throw failure }
     func importProblems(of id: String, after line: Int, limit: Int) async throws(StorageError) -> [ImportProblem] { throw failure }
     func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] { throw failure }
     func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild {
