@@ -49,10 +49,10 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "Rows asked about at once, and settled between two checkpoints.")
     var rowsAtOnce = 8
 
-    @Option(help: "Get Transaction History calls per second (0: unpaced).")
+    @Option(help: "Get Transaction History calls per second in production, a tenth of it in Apple's sandbox (0: unpaced).")
     var historyPerSecond: Double = ApplePacing.defaultRate(.transactionHistory)
 
-    @Option(help: "Get All Subscription Statuses calls per second (0: unpaced).")
+    @Option(help: "Get All Subscription Statuses calls per second in production, a tenth of it in Apple's sandbox (0: unpaced).")
     var statusesPerSecond: Double = ApplePacing.defaultRate(.subscriptionStatuses)
 
     @Option(help: "verifyReceipt calls per second (0: unpaced).")

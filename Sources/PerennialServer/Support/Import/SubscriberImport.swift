@@ -99,7 +99,9 @@ public struct SubscriberImport: Sendable {
 
     /// Runs the import of `input` to its end (or resumes it where its last checkpoint left it),
     /// calling `progress` after each checkpoint; returns the import as it ended. An import that
-    /// ended already is returned as it is.
+    /// ended already is returned as it is. The rows are read as they are asked about, a
+    /// checkpoint's worth at a time (a resumed run reads past those settled before); a file that
+    /// changed since the import began stops it with ``ImportInput/Unusable``.
     public func run(_ input: ImportInput, progress: @Sendable (ImportJob) -> Void = { _ in }) async throws -> ImportJob {
         let storage = pipeline.storage
         if input.namesTransactions, pipeline.app.serverAPI == nil {
