@@ -60,6 +60,10 @@ import Testing
             #expect(page.status == .ok)
             #expect(page.text.contains("<progress value=\"3\" max=\"3\">") && page.text.contains("3/3 rows (100%), 1 failed"), "\(page.text)")
             #expect(page.text.contains("<td>4</td><td>notFound</td>"), "\(page.text)")
+            // The report pages as the API's does, from the line after `?after=`.
+            let rest = try await dashboard.get("/dashboard/apps/\(ServerHarness.appID)/imports/\(id)?after=4")
+            #expect(rest.text.contains("No more rows.") && rest.text.contains(">First rows</a>") && !rest.text.contains("<td>4</td>"), "\(rest.text)")
+            #expect(try await dashboard.get("/dashboard/apps/\(ServerHarness.appID)/imports/\(id)?after=x").status == .badRequest)
             #expect(try await dashboard.get("/dashboard/apps/\(ServerHarness.appID)/imports/imp_nope").status == .notFound)
             #expect(try await dashboard.get("/dashboard/apps/nope/imports").status == .notFound)
             // The same file again is the same import, as it stands.
