@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import PerennialStorage
 import PostgresNIO
 
@@ -64,21 +64,39 @@ extension PostgresStorage {
         }
     }
 
+    public func imports(appBundleID: String, limit: Int) async throws(StorageError) -> [ImportJob] {
+        try await withRows("list the imports of \(appBundleID)") { rows in
+            try await Self.importJobs(
+                rows.connection.query(
+                    """
+                    SELECT id, app_bundle_id, format, total_rows, settled_rows, state, counts, started_at, updated_at FROM imports
+                    WHERE app_bundle_id = \(appBundleID) ORDER BY started_at DESC, id LIMIT \(limit)
+                    """, logger: rows.logger))
+        }
+    }
+
     private static func importJob(id: String, _ rows: PostgresRows) async throws -> ImportJob? {
-        let found = try await rows.connection.query(
-            "SELECT app_bundle_id, format, total_rows, settled_rows, state, counts, started_at, updated_at FROM imports WHERE id = \(id)",
-            logger: rows.logger)
-        for try await (app, format, total, settled, state, counts, started, updated) in found.decode(
-            (String, String, Int, Int, String, String, Double, Double).self)
+        try await importJobs(
+            rows.connection.query(
+                "SELECT id, app_bundle_id, format, total_rows, settled_rows, state, counts, started_at, updated_at FROM imports WHERE id = \(id)",
+                logger: rows.logger)
+        ).first
+    }
+
+    private static func importJobs(_ found: PostgresRowSequence) async throws -> [ImportJob] {
+        var jobs: [ImportJob] = []
+        for try await (id, app, format, total, settled, state, counts, started, updated) in found.decode(
+            (String, String, String, Int, Int, String, String, Double, Double).self)
         {
             guard let known = ImportJob.State(rawValue: state) else {
                 throw StorageError.corruptRow(table: "imports", key: id, reason: "unknown state \(state)")
             }
-            return ImportJob(
-                id: id, appBundleID: app, format: format, totalRows: total, settledRows: settled, state: known,
-                counts: try StorageJSON.decode(ImportCounts.self, from: counts, table: "imports", key: id),
-                startedAt: Date(timeIntervalSince1970: started), updatedAt: Date(timeIntervalSince1970: updated))
+            jobs.append(
+                ImportJob(
+                    id: id, appBundleID: app, format: format, totalRows: total, settledRows: settled, state: known,
+                    counts: try StorageJSON.decode(ImportCounts.self, from: counts, table: "imports", key: id),
+                    startedAt: Date(timeIntervalSince1970: started), updatedAt: Date(timeIntervalSince1970: updated)))
         }
-        return nil
+        return jobs
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import GRDB
 public import PerennialStorage
 
@@ -54,20 +54,30 @@ extension SQLiteStorage {
         }
     }
 
+    public func imports(appBundleID: String, limit: Int) async throws(StorageError) -> [ImportJob] {
+        try await read("list the imports of \(appBundleID)") { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT \(Self.importColumns) FROM imports WHERE app_bundle_id = ? ORDER BY started_at DESC, id LIMIT ?"),
+                arguments: [appBundleID, limit]
+            ).map(Self.importJob)
+        }
+    }
+
+    private static let importColumns = "id, app_bundle_id, format, total_rows, settled_rows, state, counts, started_at, updated_at"
+
     private static func importJob(id: String, _ db: Database) throws -> ImportJob? {
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT app_bundle_id, format, total_rows, settled_rows, state, counts, started_at, updated_at FROM imports WHERE id = ?"),
-                arguments: [id])
-        else { return nil }
-        let state: String = row[4]
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(importColumns) FROM imports WHERE id = ?"), arguments: [id]).map(importJob)
+    }
+
+    private static func importJob(_ row: Row) throws -> ImportJob {
+        let id: String = row[0]
+        let state: String = row[5]
         guard let known = ImportJob.State(rawValue: state) else {
             throw StorageError.corruptRow(table: "imports", key: id, reason: "unknown state \(state)")
         }
         return ImportJob(
-            id: id, appBundleID: row[0], format: row[1], totalRows: row[2], settledRows: row[3], state: known,
-            counts: try StorageJSON.decode(ImportCounts.self, from: row[5] as String, table: "imports", key: id),
-            startedAt: Date(timeIntervalSince1970: row[6]), updatedAt: Date(timeIntervalSince1970: row[7]))
+            id: id, appBundleID: row[1], format: row[2], totalRows: row[3], settledRows: row[4], state: known,
+            counts: try StorageJSON.decode(ImportCounts.self, from: row[6] as String, table: "imports", key: id),
+            startedAt: Date(timeIntervalSince1970: row[7]), updatedAt: Date(timeIntervalSince1970: row[8]))
     }
 }

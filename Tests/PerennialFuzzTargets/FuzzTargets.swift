@@ -35,9 +35,10 @@ public enum FuzzTargets {
             },
             clientRequestBodies(),
             userToken(),
-            // `perennial import` (and the admin API's imports) read a previous backend's CSV in each format.
+            // `perennial import` (and the admin API's imports) read a previous backend's CSV in each
+            // format, a chunk at a time: a file cut anywhere must read as the file whole.
             FuzzTarget("importCSV") { input in
-                var verdicts: [FuzzVerdict] = []
+                var verdicts: [FuzzVerdict] = [chunkedCSV(input)]
                 for format in ImportInput.Format.allCases {
                     verdicts.append(await .of { () throws(ImportInput.Unusable) in _ = try ImportInput.csv(input, format: format) })
                 }
@@ -50,6 +51,33 @@ public enum FuzzTargets {
                 }
             },
         ]
+    }
+
+    /// Whether `input` reads alike fed whole and cut into chunks of a byte and of seven bytes (cuts
+    /// inside a quoted field, between CR and LF, inside a UTF-8 character): the same records on the
+    /// same lines, or the same refusal.
+    static func chunkedCSV(_ input: Data) -> FuzzVerdict {
+        func read(_ chunkBytes: Int) -> String {
+            var parser = CSVRows(maxRecordBytes: ImportRows.maxRecordBytes)
+            var records: [String] = []
+            do {
+                var offset = input.startIndex
+                while offset < input.endIndex {
+                    let end = min(input.endIndex, offset + chunkBytes)
+                    try parser.feed(input[offset..<end]) { records.append("\($0.line):\($0.fields)") }
+                    offset = end
+                }
+                try parser.finish { records.append("\($0.line):\($0.fields)") }
+                return records.joined(separator: "\n")
+            } catch {
+                return "refused: \(error)"
+            }
+        }
+        let whole = read(max(1, input.count))
+        for chunkBytes in [1, 7] where read(chunkBytes) != whole {
+            return .unexpected("CSVRows reads the input differently cut into chunks of \(chunkBytes) bytes")
+        }
+        return whole.hasPrefix("refused: ") ? .refused : .accepted
     }
 
     /// A receipt's bytes (DER, or base64 as an app posts it; PKCS#7 or an iOS 6 plist), its

@@ -86,9 +86,10 @@ struct ServerHarness {
                 port: 0, adminKey: SecretValue(Self.adminKey), adminKeys: adminKeys, apps: apps ?? [app], limits: limits),
             storage: storage, environment: ["TEST_SHARED_SECRET": StoreWorld.sharedSecret], transport: transport, metrics: metrics,
             clock: clock, wallClock: wallClock ?? WallClock(), logger: logger,
-            // Requests only: a reconciliation round racing a test's requests would ask Apple again
-            // (the jobs have their own tests, in Jobs/).
-            reconciliation: nil)
+            // Requests only: a reconciliation round racing a test's requests would ask Apple again,
+            // and an import job would claim the import a test runs itself (the jobs have their own
+            // tests, in Jobs/ and Import/).
+            reconciliation: nil, imports: nil)
     }
 
     struct NoReceiptAuthority: Error {}

@@ -254,6 +254,10 @@ extension StorageDecorator {
         try await intercept(#function)
         return try await base.checkpointImport(job, from: expectedSettledRows, problems: problems)
     }
+    func imports(appBundleID: String, limit: Int) async throws(StorageError) -> [ImportJob] {
+        try await intercept(#function)
+        return try await base.imports(appBundleID: appBundleID, limit: limit)
+    }
     func importProblems(of id: String, after line: Int, limit: Int) async throws(StorageError) -> [ImportProblem] {
         try await intercept(#function)
         return try await base.importProblems(of: id, after: line, limit: limit)

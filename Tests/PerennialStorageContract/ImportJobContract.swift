@@ -4,14 +4,15 @@ import Testing
 
 /// The behaviour every ``PerennialStorage/ImportJobStore`` must have, run by each back end's test
 /// target like ``JobContract``: an import is started once, a checkpoint moves it only from where
-/// it stands (and appends its report's lines with it, or nothing), and the report reads back in
-/// line order, page by page.
+/// it stands (and appends its report's lines with it, or nothing), the report reads back in line
+/// order, page by page, and an app's imports list the latest first.
 public struct ImportJobContract: Sendable {
     /// One contract check; a case per behaviour so a failure names it.
     public enum Check: String, CaseIterable, Sendable {
         case anImportIsStartedOnce
         case aCheckpointMovesOnlyFromWhereTheImportStands
         case theReportReadsInLineOrderByPages
+        case theImportsOfAnAppListLatestFirst
     }
 
     /// Makes a fresh, empty, not yet migrated storage.
@@ -28,6 +29,7 @@ public struct ImportJobContract: Sendable {
         case .anImportIsStartedOnce: try await anImportIsStartedOnce(storage)
         case .aCheckpointMovesOnlyFromWhereTheImportStands: try await aCheckpointMovesOnlyFromWhereTheImportStands(storage)
         case .theReportReadsInLineOrderByPages: try await theReportReadsInLineOrderByPages(storage)
+        case .theImportsOfAnAppListLatestFirst: try await theImportsOfAnAppListLatestFirst(storage)
         }
     }
 
@@ -84,5 +86,26 @@ public struct ImportJobContract: Sendable {
         #expect(try await storage.importProblems(of: "imp_1", after: 0, limit: 2).map(\.line) == [2, 5])
         #expect(try await storage.importProblems(of: "imp_1", after: 5, limit: 10).map(\.line) == [7, 9])
         #expect(try await storage.importProblems(of: "imp_2", after: 0, limit: 10).isEmpty)
+    }
+
+    private func theImportsOfAnAppListLatestFirst(_ storage: any SubscriberStorage) async throws {
+        var jobs: [ImportJob] = []
+        for index in 0..<3 {
+            var job = job("imp_\(index)")
+            job.startedAt = start.addingTimeInterval(Double(index) * 60)
+            jobs.append(try await storage.startImport(job))
+        }
+        var other = job("imp_other")
+        other.appBundleID = "com.example.other"
+        _ = try await storage.startImport(other)
+        var finished = jobs[1]
+        finished.settledRows = 10
+        finished.state = .finished
+        finished.updatedAt = start.addingTimeInterval(600)
+        #expect(try await storage.checkpointImport(finished, from: 0, problems: []))
+        #expect(try await storage.imports(appBundleID: "com.example.app", limit: 10) == [jobs[2], finished, jobs[0]])
+        #expect(try await storage.imports(appBundleID: "com.example.app", limit: 2).map(\.id) == ["imp_2", "imp_1"])
+        #expect(try await storage.imports(appBundleID: "com.example.other", limit: 10) == [other])
+        #expect(try await storage.imports(appBundleID: "com.example.none", limit: 10).isEmpty)
     }
 }

@@ -10,6 +10,9 @@ struct DashboardPage: Sendable {
     /// The signed-in session: nil on the sign-in page, which has no navigation.
     var session: DashboardSessions.Session?
     var status: HTTPResponse.Status = .ok
+    /// Seconds after which the browser loads the page again: a page of work under way shows its
+    /// progress live, with no script (the Content-Security-Policy runs none).
+    var refreshSeconds: Int?
 
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -44,10 +47,11 @@ struct DashboardPage: Sendable {
             } else {
                 ""
             }
+        let refresh: HTML = refreshSeconds.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">" } ?? ""
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="viewport" content="width=device-width, initial-scale=1">\(refresh)
             <title>\(title) · Perennial</title>
             <style>\(HTML(stringLiteral: Self.styleSheet))</style></head>
             <body>\(navigation)<main>\(body)</main></body></html>

@@ -40,8 +40,11 @@ struct DashboardRoutes: Sendable {
         pages.get("apps/:appId/subscribers/:appUserId") { _, context in
             try await page(context) { session in try await subscriber(context, session: session).response }
         }
-        pages.get("apps/:appId/imports/:importId") { _, context in
-            try await page(context) { session in try await importProgress(context, session: session).response }
+        pages.get("apps/:appId/imports") { _, context in
+            try await page(context) { session in try await imports(context, session: session).response }
+        }
+        pages.get("apps/:appId/imports/:importId") { request, context in
+            try await page(context) { session in try await importProgress(request, context: context, session: session).response }
         }
         support.post("apps/:appId/orders") { request, context in
             try await page(context) { session in try await lookUpOrder(request, context: context, session: session) }
@@ -193,14 +196,26 @@ struct DashboardRoutes: Sendable {
         return DashboardPage(title: user.rawValue, body: page.body(controls: controls), session: session)
     }
 
-    /// An import's progress and the first rows of its report.
-    private func importProgress(_ context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
+    /// The app's latest imports, however they were started, each with its progress.
+    private func imports(_ context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
+        let app = try pathApp(context)
+        let jobs = try await dependencies.storage.imports(appBundleID: app.bundleID, limit: ImportsPage.shown)
+        return ImportsPage.make(jobs, appID: app.id, session: session)
+    }
+
+    /// An import's progress and a page of its report, from the line after `?after=`.
+    private func importProgress(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
         let app = try pathApp(context)
         let id = context.parameters.get("importId") ?? ""
         guard let job = try await dependencies.storage.importJob(id: id), job.appBundleID == app.bundleID else {
             throw APIError.notFound("app \(app.id) has no import \(id)")
         }
-        return ImportPage.make(job, problems: try await dependencies.storage.importProblems(of: id, after: 0, limit: 100), session: session)
+        let after = try Self.queryFields(of: request)["after"].map { text throws(APIError) in
+            guard let line = Int(text), line >= 0 else { throw APIError.malformed("after must be a line number (got '\(text)')") }
+            return line
+        }
+        let problems = try await dependencies.storage.importProblems(of: id, after: after ?? 0, limit: ImportPage.reportLines)
+        return ImportPage.make(job, appID: app.id, problems: problems, after: after ?? 0, session: session)
     }
 
     private struct GrantForm: Decodable {
@@ -337,10 +352,19 @@ struct DashboardRoutes: Sendable {
     /// `/dashboard/apps/{app}/subscribers/{user}` with the user id percent-encoded as one path
     /// segment (ids may hold `/`, `?`, `#`…).
     static func subscriberPath(app: String, user: String) -> String {
+        "/dashboard/apps/\(segment(app))/subscribers/\(segment(user))"
+    }
+
+    /// `/dashboard/apps/{app}/imports`, or one import's page under it.
+    static func importsPath(app: String, importID: String? = nil) -> String {
+        "/dashboard/apps/\(segment(app))/imports" + (importID.map { "/\(segment($0))" } ?? "")
+    }
+
+    /// `text` percent-encoded as one path segment.
+    private static func segment(_ text: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/?#%;")
-        let segment = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
-        return "/dashboard/apps/\(segment(app))/subscribers/\(segment(user))"
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     // MARK: Forms and errors

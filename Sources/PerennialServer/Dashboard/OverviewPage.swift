@@ -60,6 +60,8 @@ struct OverviewPage: Sendable {
             <h2>Over time</h2><div class="charts">\(charts)</div>
             <h2>Cohorts</h2>\(cohorts)
             <h2>Refund requests</h2>\(refunds)
+            <h2>Imports</h2><p><a href="\(DashboardRoutes.importsPath(app: query.appID))">Imports of \(query.appID)</a> from a previous backend, \
+            with their progress and reports.</p>
             """
     }
 

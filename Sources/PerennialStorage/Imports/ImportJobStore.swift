@@ -22,6 +22,10 @@ public protocol ImportJobStore: Sendable {
     /// `expectedSettledRows`; false, writing nothing, when another run moved it first.
     func checkpointImport(_ job: ImportJob, from expectedSettledRows: Int, problems: [ImportProblem]) async throws(StorageError) -> Bool
 
+    /// The imports of an app, the latest started first, at most `limit`: what an operator scans for
+    /// the one under way.
+    func imports(appBundleID: String, limit: Int) async throws(StorageError) -> [ImportJob]
+
     /// The lines of the import's report after line `after`, in line order, at most `limit`.
     func importProblems(of id: String, after line: Int, limit: Int) async throws(StorageError) -> [ImportProblem]
 }

@@ -49,10 +49,10 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "Rows asked about at once, and settled between two checkpoints.")
     var rowsAtOnce = 8
 
-    @Option(help: "Get Transaction History calls per second (0: unpaced).")
+    @Option(help: "Get Transaction History calls per second in production, a tenth of it in Apple's sandbox (0: unpaced).")
     var historyPerSecond: Double = ApplePacing.defaultRate(.transactionHistory)
 
-    @Option(help: "Get All Subscription Statuses calls per second (0: unpaced).")
+    @Option(help: "Get All Subscription Statuses calls per second in production, a tenth of it in Apple's sandbox (0: unpaced).")
     var statusesPerSecond: Double = ApplePacing.defaultRate(.subscriptionStatuses)
 
     @Option(help: "verifyReceipt calls per second (0: unpaced).")
@@ -84,7 +84,7 @@ struct ImportCommand: AsyncParsableCommand {
         let apps = try AppRegistry(configuration: configuration, environment: ProcessInfo.processInfo.environment, transport: pacing, wallClock: clock)
         let chosen = try apps.chosen(app)
         if dryRun {
-            print(ImportReport(dryRun: SubscriberImport.dryRun(read, app: chosen), rows: read.rows.count).text)
+            print(ImportReport(dryRun: try SubscriberImport.dryRun(read, app: chosen), rows: read.rowCount).text)
             return
         }
         try await DatabaseURL(configuration.databaseURL).withStorage(createMissingFile: true) { storage in
@@ -101,11 +101,15 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
+    /// Opens the input: a file or a directory is read a chunk (a file) at a time, so an export of
+    /// any size is imported in bounded memory; standard input, which cannot be read twice, is
+    /// held whole.
     private func readInput() throws -> ImportInput {
+        if input == "-" { return try ImportInput.csv(try InputFile.read(input), format: format.input) }
         var isDirectory: ObjCBool = false
         if format == .receipts, FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
             return try ImportInput.receiptsDirectory(URL(fileURLWithPath: input))
         }
-        return try ImportInput.csv(try InputFile.read(input), format: format.input)
+        return try ImportInput.csvFile(URL(fileURLWithPath: input), format: format.input)
     }
 }

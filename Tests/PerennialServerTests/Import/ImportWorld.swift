@@ -174,3 +174,13 @@ struct ImportWorld {
         Data(([header] + rows).map { $0.map { "\"\($0)\"" }.joined(separator: ",") }.joined(separator: "\n").utf8)
     }
 }
+
+extension ImportInput {
+    /// Every row, read in one pass.
+    func allRows() throws -> [Row] {
+        let rows = try rows()
+        var all: [Row] = []
+        while let row = try rows.next() { all.append(row) }
+        return all
+    }
+}

@@ -1,12 +1,14 @@
-import Crypto
 public import Foundation
 public import PerennialCore
 public import PerennialStorage
 
 /// What a previous backend can give, read into rows: which app user each Apple purchase (or app
-/// receipt) belonged to. Reading checks the file's shape (a header naming the columns of its
-/// format) and every row's fields, so `--dry-run` can count without asking Apple; a row that
-/// cannot be read is a malformed row of the report, not the end of the import.
+/// receipt) belonged to. Opening an input reads it once, checking the file's shape (a header
+/// naming the columns of its format, every record well formed), counting its rows and digesting
+/// it, so `--dry-run` can count without asking Apple and a resumed import knows it is the same; a
+/// row that cannot be read is a malformed row of the report, not the end of the import. The rows
+/// themselves are read again, pass by pass (``ImportRows``), never held: a file of any size is
+/// read in the memory of a chunk.
 public struct ImportInput: Sendable {
     /// The three shapes an import reads.
     public enum Format: String, Sendable, CaseIterable, Codable {
@@ -42,83 +44,46 @@ public struct ImportInput: Sendable {
         public var content: Content
     }
 
-    /// Why the input cannot be imported at all (its rows are never read).
+    /// Why the input cannot be imported at all: found when it is opened, before any row is asked
+    /// about (or by a later pass, when the file changed since).
     public struct Unusable: Error, Sendable, CustomStringConvertible {
         public var description: String
     }
 
     public let format: Format
-    public let rows: [Row]
     /// A digest of the format and every byte read: the same input is the same import.
     public let digest: String
+    /// How many rows the input has (a CSV's header excluded).
+    public let rowCount: Int
+    /// Whether a row names an Apple transaction id, which only the App Store Server API looks up:
+    /// an app without its key cannot run the import.
+    public let namesTransactions: Bool
+    let source: Source
+    private let chunkBytes: Int
 
-    /// Reads a CSV of `format`.
+    /// Where the rows are read from, again at each pass.
+    enum Source: Sendable {
+        /// A file uploaded through the admin API, already in memory (at most `limits.maxBodyBytes`).
+        case data(Data)
+        /// A CSV on disk, with its size once it was opened (nil while it is).
+        case file(URL, bytes: Int?)
+        /// A directory of receipt files, by name.
+        case directory(URL, names: [String])
+    }
+
+    /// Reads a CSV of `format` held in memory.
     public static func csv(_ data: Data, format: Format) throws(Unusable) -> ImportInput {
-        guard let text = String(data: data, encoding: .utf8) else { throw Unusable(description: "the file is not UTF-8 text") }
-        let records: [CSVRows.Record]
-        do {
-            records = try CSVRows.parse(text)
-        } catch {
-            throw Unusable(description: "the file is not CSV: \(error)")
-        }
-        guard let header = records.first else { throw Unusable(description: "the file is empty: a header row naming the columns comes first") }
-        let columns = Columns(header.fields)
-        let read: (CSVRows.Record) -> Row.Content
-        switch format {
-        case .transactions:
-            let user = try columns.require(Columns.user, for: "app user ids")
-            let ids = columns.all(Columns.transaction)
-            guard !ids.isEmpty else { throw Unusable(description: "no column of transaction ids (one of \(Columns.transaction.joined(separator: ", ")))") }
-            read = { record in
-                guard let user = field(record, user) else { return .malformed("no app user id") }
-                guard let id = ids.lazy.compactMap({ field(record, $0) }).first else { return .malformed("no transaction id") }
-                return transaction(id, user: user, environment: nil)
-            }
-        case .revenueCat:
-            let alias = columns.index(of: ["rc_last_seen_app_user_id_alias"])
-            let original = try columns.require(["rc_original_app_user_id"], for: "RevenueCat's app user ids")
-            let store = try columns.require(["store"], for: "RevenueCat's store")
-            let sandbox = columns.index(of: ["is_sandbox"])
-            let ids = columns.all(["original_store_transaction_id", "store_transaction_id"])
-            guard !ids.isEmpty else { throw Unusable(description: "no column original_store_transaction_id or store_transaction_id") }
-            read = { record in
-                let storeName = field(record, store) ?? ""
-                guard storeName == "app_store" || storeName == "mac_app_store" else {
-                    return .skipped("store \(storeName.isEmpty ? "(none)" : storeName) is not the App Store")
-                }
-                guard let user = alias.flatMap({ field(record, $0) }) ?? field(record, original) else {
-                    return .malformed("no app user id")
-                }
-                guard let id = ids.lazy.compactMap({ field(record, $0) }).first else { return .malformed("no store transaction id") }
-                var environment: AppStoreEnvironment?
-                if let sandbox, let flag = field(record, sandbox) {
-                    switch flag.lowercased() {
-                    case "true", "t", "1": environment = .sandbox
-                    case "false", "f", "0": environment = .production
-                    default: return .malformed("is_sandbox is \(flag), neither true nor false")
-                    }
-                }
-                return transaction(id, user: user, environment: environment)
-            }
-        case .receipts:
-            let user = try columns.require(Columns.user, for: "app user ids")
-            let receipt = try columns.require(["receipt", "receiptdata", "latestreceipt"], for: "receipts")
-            read = { record in
-                guard let user = field(record, user) else { return .malformed("no app user id") }
-                guard let receipt = field(record, receipt) else { return .malformed("no receipt") }
-                return Self.receipt(receipt, user: user)
-            }
-        }
-        let rows = records.dropFirst().map { record in
-            record.fields.count == header.fields.count
-                ? Row(line: record.line, content: read(record))
-                : Row(line: record.line, content: .malformed("\(record.fields.count) fields where the header names \(header.fields.count)"))
-        }
-        return ImportInput(format: format, rows: rows, digest: Self.digest(format, [data]))
+        try open(.data(data), format: format, chunkBytes: ImportRows.chunkBytes)
+    }
+
+    /// Reads a CSV file of `format` a chunk of `chunkBytes` at a time, digesting it and counting its
+    /// rows without holding it: every later pass (``rows()``) reads it again the same way.
+    public static func csvFile(_ file: URL, format: Format, chunkBytes: Int = ImportRows.chunkBytes) throws(Unusable) -> ImportInput {
+        try open(.file(file, bytes: nil), format: format, chunkBytes: chunkBytes)
     }
 
     /// Reads a directory of receipts: one file per user, named after the user, in name order
-    /// (hidden files are left out).
+    /// (hidden files are left out), a file at a time.
     public static func receiptsDirectory(_ directory: URL) throws(Unusable) -> ImportInput {
         let names: [String]
         do {
@@ -126,78 +91,26 @@ public struct ImportInput: Sendable {
         } catch {
             throw Unusable(description: "cannot list \(directory.path): \(error.localizedDescription)")
         }
-        var rows: [Row] = []
-        var parts: [Data] = []
-        for (index, name) in names.enumerated() {
-            let data: Data
-            do {
-                data = try Data(contentsOf: directory.appendingPathComponent(name))
-            } catch {
-                throw Unusable(description: "cannot read \(name): \(error.localizedDescription)")
-            }
-            parts += [Data(name.utf8), data]
-            let user = (name as NSString).deletingPathExtension
-            let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines)
-            let base64 = text.flatMap { Data(base64Encoded: $0) != nil ? $0 : nil } ?? data.base64EncodedString()
-            rows.append(
-                Row(line: index + 1, content: user.isEmpty || data.isEmpty ? .malformed("\(name): an empty name or file") : receipt(base64, user: user)))
-        }
-        return ImportInput(format: .receipts, rows: rows, digest: digest(.receipts, parts))
+        return try open(.directory(directory, names: names), format: .receipts, chunkBytes: ImportRows.chunkBytes)
     }
 
-    private static func transaction(_ id: String, user: String, environment: AppStoreEnvironment?) -> Row.Content {
-        guard id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }), id.count <= 64 else {
-            return .malformed("transaction id \(id.prefix(64)) is not an Apple transaction id")
-        }
-        return .transaction(id, user: AppUserID(user), environment: environment)
+    /// A new pass over the rows, from the first.
+    public func rows() throws(Unusable) -> ImportRows {
+        try ImportRows(source, format: format, chunkBytes: chunkBytes, digesting: false)
     }
 
-    private static func receipt(_ receipt: String, user: String) -> Row.Content {
-        guard Data(base64Encoded: receipt) != nil else { return .malformed("the receipt is not base64") }
-        return .receipt(receipt, user: AppUserID(user))
-    }
-
-    /// The field at `index`, trimmed; nil when empty.
-    private static func field(_ record: CSVRows.Record, _ index: Int) -> String? {
-        let value = record.fields[index].trimmingCharacters(in: .whitespaces)
-        return value.isEmpty ? nil : value
-    }
-
-    private static func digest(_ format: Format, _ parts: [Data]) -> String {
-        var hasher = SHA256()
-        hasher.update(data: Data(format.rawValue.utf8))
-        for part in parts {
-            withUnsafeBytes(of: UInt64(part.count).bigEndian) { hasher.update(bufferPointer: $0) }
-            hasher.update(data: part)
+    /// The pass that checks the input's shape, counts its rows and digests it.
+    private static func open(_ source: Source, format: Format, chunkBytes: Int) throws(Unusable) -> ImportInput {
+        let rows = try ImportRows(source, format: format, chunkBytes: chunkBytes, digesting: true)
+        var count = 0
+        var namesTransactions = false
+        while let row = try rows.next() {
+            count += 1
+            if case .transaction = row.content { namesTransactions = true }
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// A header's columns, found by name whatever their case and separators (`app_user_id`,
-    /// `appUserId` and `App User ID` are one column).
-    private struct Columns {
-        static let user = ["appuserid", "userid", "user"]
-        static let transaction = ["originaltransactionid", "transactionid", "apptransactionid"]
-
-        let names: [String]
-
-        init(_ header: [String]) {
-            names = header.map { $0.lowercased().filter { $0.isLetter || $0.isNumber } }
-        }
-
-        func index(of candidates: [String]) -> Int? {
-            candidates.lazy.compactMap { names.firstIndex(of: $0.lowercased().filter { $0.isLetter || $0.isNumber }) }.first
-        }
-
-        func all(_ candidates: [String]) -> [Int] {
-            candidates.compactMap { index(of: [$0]) }
-        }
-
-        func require(_ candidates: [String], for what: String) throws(Unusable) -> Int {
-            guard let index = index(of: candidates) else {
-                throw Unusable(description: "no column of \(what) in the header (one of \(candidates.joined(separator: ", ")))")
-            }
-            return index
-        }
+        var opened = source
+        if case .file(let url, _) = source { opened = .file(url, bytes: rows.inputBytes) }
+        return ImportInput(
+            format: format, digest: rows.digest, rowCount: count, namesTransactions: namesTransactions, source: opened, chunkBytes: chunkBytes)
     }
 }

@@ -75,7 +75,7 @@ public struct ImportJobs: Service {
         let input = try ImportInput.csv(file, format: format)
         let id = SubscriberImport.importID(of: input, appBundleID: app.bundleID)
         let job = try await storage.startImport(
-            ImportJob(id: id, appBundleID: app.bundleID, format: format.rawValue, totalRows: input.rows.count, startedAt: now, updatedAt: now))
+            ImportJob(id: id, appBundleID: app.bundleID, format: format.rawValue, totalRows: input.rowCount, startedAt: now, updatedAt: now))
         if job.state == .running {
             let record = String(decoding: try JSONEncoder().encode(Job(appID: app.id, format: format, admin: admin, file: file)), as: UTF8.self)
             _ = try await storage.addJob(StoredJob(id: id, kind: kind, appBundleID: app.bundleID, state: .pending, nextAttemptAt: now, record: record))

@@ -83,9 +83,10 @@ public struct SubscriberImport: Sendable {
 
     /// Checks every row of an import into `app` without asking Apple or reading or writing the
     /// database.
-    public static func dryRun(_ input: ImportInput, app: AppContext) -> DryRun {
+    public static func dryRun(_ input: ImportInput, app: AppContext) throws(ImportInput.Unusable) -> DryRun {
         var result = DryRun()
-        for row in input.rows {
+        let rows = try input.rows()
+        while let row = try rows.next() {
             if case .settled(let outcome, let message) = plan(row, app: app) {
                 result.counts[outcome] += 1
                 result.problems.append(ImportProblem(line: row.line, outcome: outcome, message: message))
@@ -98,11 +99,12 @@ public struct SubscriberImport: Sendable {
 
     /// Runs the import of `input` to its end (or resumes it where its last checkpoint left it),
     /// calling `progress` after each checkpoint; returns the import as it ended. An import that
-    /// ended already is returned as it is.
+    /// ended already is returned as it is. The rows are read as they are asked about, a
+    /// checkpoint's worth at a time (a resumed run reads past those settled before); a file that
+    /// changed since the import began stops it with ``ImportInput/Unusable``.
     public func run(_ input: ImportInput, progress: @Sendable (ImportJob) -> Void = { _ in }) async throws -> ImportJob {
         let storage = pipeline.storage
-        let needsServerAPI = input.rows.contains { if case .transaction = $0.content { true } else { false } }
-        if needsServerAPI, pipeline.app.serverAPI == nil {
+        if input.namesTransactions, pipeline.app.serverAPI == nil {
             throw Failure.notConfigured("app \(pipeline.app.id) has no App Store Server API key (serverAPI), which transaction ids are looked up with")
         }
         let now = clock.now
@@ -110,17 +112,24 @@ public struct SubscriberImport: Sendable {
         do {
             job = try await storage.startImport(
                 ImportJob(
-                    id: importID(of: input), appBundleID: pipeline.app.bundleID, format: input.format.rawValue, totalRows: input.rows.count,
+                    id: importID(of: input), appBundleID: pipeline.app.bundleID, format: input.format.rawValue, totalRows: input.rowCount,
                     startedAt: now, updatedAt: now))
         } catch {
             throw Failure.storage(error)
         }
         let action = AdminAction(admin: options.admin, action: "import", reason: "import \(job.id)")
         progress(job)
+        let rows = try input.rows()
+        // A resumed run reads its way past the rows settled before, asking nothing about them.
+        for _ in 0..<(job.state == .running ? job.settledRows : 0) { _ = try rows.next() }
         while job.state == .running {
             try Task.checkCancellation()
             let settledBefore = job.settledRows
-            let chunk = input.rows[settledBefore..<min(input.rows.count, settledBefore + options.checkpointRows)]
+            var chunk: [ImportInput.Row] = []
+            while chunk.count < options.checkpointRows, let row = try rows.next() { chunk.append(row) }
+            guard !chunk.isEmpty else {
+                throw ImportInput.Unusable(description: "the input ended after \(settledBefore) of its \(job.totalRows) rows: it changed since the import began")
+            }
             let settled = try await withThrowingTaskGroup(of: (Int, ImportOutcome, String?).self) { group in
                 for row in chunk { group.addTask { try await settle(row, action: action) } }
                 var settled: [(line: Int, outcome: ImportOutcome, message: String?)] = []
@@ -130,7 +139,7 @@ public struct SubscriberImport: Sendable {
             for (_, outcome, _) in settled { job.counts[outcome] += 1 }
             job.settledRows += chunk.count
             job.updatedAt = clock.now
-            if job.settledRows == input.rows.count { job.state = .finished }
+            if job.settledRows == job.totalRows { job.state = .finished }
             let problems = settled.compactMap { line, outcome, message in message.map { ImportProblem(line: line, outcome: outcome, message: $0) } }
             do {
                 guard try await storage.checkpointImport(job, from: settledBefore, problems: problems) else { throw Failure.runningElsewhere(importID: job.id) }
