@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Each user's timeline: the audit entries every apply and action writes, and the evidence behind
 /// them, kept raw. What the timeline routes and the dashboard read, and what an exchange with

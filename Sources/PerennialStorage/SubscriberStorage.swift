@@ -1,5 +1,5 @@
-public import Foundation
-public import PerennialCore
+import Foundation
+import PerennialCore
 
 /// Where Perennial keeps evidence, records, bindings, views, the outbox and the audit trail.
 ///
