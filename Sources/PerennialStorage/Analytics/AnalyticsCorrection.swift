@@ -12,8 +12,8 @@ package import PerennialCore
 /// held, so it leaves the correction as it is; and adding the correction later to counters that
 /// hold its change gives the records' sums plus that change, which is what the records say since
 /// (facts are a pure function of the records). Nothing needs replaying or waiting for. Only a
-/// second correction computed from a state the first did not see corrected would count the
-/// difference twice: a back end lets one rebuild write at a time.
+/// correction computed on a snapshot older than another's correction would count the difference
+/// twice, so no back end writes one (PostgreSQL runs one rebuild at a time, SQLite reads again).
 package struct AnalyticsCorrection: Sendable, Hashable {
     /// One app's writes.
     package struct App: Sendable, Hashable {
