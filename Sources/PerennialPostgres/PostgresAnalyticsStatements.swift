@@ -151,14 +151,28 @@ enum PostgresAnalyticsStatements {
         func decodeRow(_ row: PostgresRow) throws {}
     }
 
-    /// Drops the counters a rebuild's correction left at zero.
+    /// Drops those of one app's counters of a rebuild's correction that are zero (distinct keys).
     struct DeleteZeros: PostgresPreparedStatement {
-        static let sql = "DELETE FROM analytics_counters WHERE app_bundle_id = ANY($1::text[]) AND value = 0"
-        let bundleIDs: [String]
+        static let sql = """
+            DELETE FROM analytics_counters AS counters
+            USING unnest($2::text[], $3::int4[], $4::int4[], $5::int4[], $6::text[], $7::text[])
+                AS zero (environment, dimension, day, metric, segment, currency)
+            WHERE counters.app_bundle_id = $1 AND counters.environment = zero.environment AND counters.dimension = zero.dimension
+                AND counters.day = zero.day AND counters.metric = zero.metric AND counters.segment = zero.segment
+                AND counters.currency = zero.currency AND counters.value = 0
+            """
+        let app: String
+        let rows: ArraySlice<AnalyticsStoredRow>
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(bundleIDs)
+            var bindings = PostgresBindings(capacity: 7)
+            bindings.append(app)
+            bindings.append(rows.map(\.environment.rawValue))
+            bindings.append(rows.map { Int32($0.dimension.rawValue) })
+            bindings.append(rows.map { Int32($0.day) })
+            bindings.append(rows.map { Int32($0.metric.rawValue) })
+            bindings.append(rows.map(\.segment))
+            bindings.append(rows.map(\.currency))
             return bindings
         }
 

@@ -21,10 +21,11 @@ extension PostgresStorage {
             try await lock.connection.query("SELECT pg_advisory_lock(\(Self.rebuildLockClass), hashtext(current_schema()))", logger: lock.logger)
             do {
                 let rebuild = try await correctAnalytics(with: try await analyticsSnapshot(apps: apps))
-                // The counters were just rewritten: fresh statistics let the next report's plan use
-                // them (on a table filled since the last ANALYZE the planner expected one row and
-                // walked the index, a heap page a row: 27,000 pages where a scan reads 730). Only
-                // statistics: the correction is committed, so a failure here does not fail the rebuild.
+                // The counters may just have changed much (a first rebuild fills them): fresh
+                // statistics let the next report's plan use them (on a table filled since the last
+                // ANALYZE the planner expected one row and walked the index, a heap page a row:
+                // 27,000 pages where a scan reads 730). Only statistics: the correction is
+                // committed, so a failure here does not fail the rebuild.
                 _ = try? await lock.connection.query("ANALYZE analytics_counters", logger: lock.logger)
                 try await lock.connection.query("SELECT pg_advisory_unlock(\(Self.rebuildLockClass), hashtext(current_schema()))", logger: lock.logger)
                 return rebuild
@@ -40,11 +41,11 @@ extension PostgresStorage {
     /// two schemas of one database do not wait for each other.
     static let rebuildLockClass: Int32 = 0x5065_7269
 
-    /// A rebuild's sums at one snapshot, and the counters of the same snapshot.
+    /// A rebuild's sums at one snapshot, and the counters of the same snapshot (every app of the
+    /// rebuild has its entry).
     struct AnalyticsSnapshot: Sendable {
         var rebuilt: [String: AnalyticsCounters]
         var kept: [String: [AnalyticsStoredRow]]
-        var apps: Set<String>
         var subscriptions: Int
         var unknownApps: [String: Int]
     }
@@ -84,41 +85,29 @@ extension PostgresStorage {
             }
             var kept: [String: [AnalyticsStoredRow]] = [:]
             for app in apps.keys { kept[app] = try await rows.all(PostgresAnalyticsStatements.AppCounters(app: app)) }
-            return AnalyticsSnapshot(rebuilt: rebuilt, kept: kept, apps: Set(apps.keys), subscriptions: subscriptions, unknownApps: unknownApps)
+            return AnalyticsSnapshot(rebuilt: rebuilt, kept: kept, subscriptions: subscriptions, unknownApps: unknownApps)
         }
     }
 
-    /// Adds to each app's counters its rebuilt sums minus the counters the snapshot held, in one
-    /// transaction, and drops the counters left at zero.
+    /// Writes the snapshot's ``PerennialStorage/AnalyticsCorrection`` in one transaction.
     func correctAnalytics(with snapshot: AnalyticsSnapshot) async throws(StorageError) -> AnalyticsRebuild {
-        // A correction is keyed by its counter: the row with its value zeroed.
-        func counter(_ row: AnalyticsStoredRow) -> AnalyticsStoredRow {
-            var counter = row
-            counter.value = 0
-            return counter
-        }
+        let correction = AnalyticsCorrection(
+            rebuilt: snapshot.rebuilt, kept: snapshot.kept, subscriptions: snapshot.subscriptions, unknownApps: snapshot.unknownApps)
         return try await transaction("rebuild analytics: correct the counters") { rows in
-            var written = 0
-            for app in snapshot.apps.sorted() {
-                let rebuilt = snapshot.rebuilt[app]?.storedRows ?? []
-                written += rebuilt.count
-                var correction: [AnalyticsStoredRow: Int64] = [:]
-                for row in rebuilt { correction[counter(row), default: 0] += row.value }
-                for row in snapshot.kept[app] ?? [] { correction[counter(row), default: 0] -= row.value }
-                let changes = correction.compactMap { counter, value in
-                    var row = counter
-                    row.value = value
-                    return value == 0 ? nil : row
+            for app in correction.apps {
+                for chunk in Self.chunks(of: app.additions) {
+                    try await rows.run(PostgresAnalyticsStatements.Add(app: app.bundleID, rows: chunk))
                 }
-                var start = changes.startIndex
-                while start < changes.endIndex {
-                    let end = min(start + 5_000, changes.endIndex)
-                    try await rows.run(PostgresAnalyticsStatements.Add(app: app, rows: changes[start..<end]))
-                    start = end
+                for chunk in Self.chunks(of: app.deletions) {
+                    try await rows.run(PostgresAnalyticsStatements.DeleteZeros(app: app.bundleID, rows: chunk))
                 }
             }
-            try await rows.run(PostgresAnalyticsStatements.DeleteZeros(bundleIDs: Array(snapshot.apps)))
-            return AnalyticsRebuild(subscriptions: snapshot.subscriptions, rows: written, unknownApps: snapshot.unknownApps)
+            return correction.rebuild
         }
+    }
+
+    /// A statement's arrays of rows at most 5,000 long.
+    private static func chunks(of rows: [AnalyticsStoredRow]) -> [ArraySlice<AnalyticsStoredRow>] {
+        stride(from: 0, to: rows.count, by: 5_000).map { rows[$0..<min($0 + 5_000, rows.count)] }
     }
 }

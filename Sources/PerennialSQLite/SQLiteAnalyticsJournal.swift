@@ -45,16 +45,6 @@ enum SQLiteAnalyticsJournal {
         try db.cachedStatement(sql: "UPDATE analytics_folded SET through_evidence_id = (SELECT COALESCE(MAX(id), 0) FROM evidence)").execute()
     }
 
-    /// Adds the changes of `app` journaled after evidence row `evidenceID`, folded or not, to the
-    /// counters: a rebuild's counters, summed on a snapshot that held rows up to `evidenceID`.
-    static func addChanges(of app: String, after evidenceID: Int64, _ db: Database) throws {
-        try addToCounters(
-            Row.fetchCursor(
-                db.cachedStatement(
-                    sql: "SELECT id, app_bundle_id, analytics_change FROM evidence WHERE id > ? AND app_bundle_id = ? AND analytics_change IS NOT NULL"),
-                arguments: [evidenceID, app]), db)
-    }
-
     /// Adds the changes of `rows` of `table` (id, app bundle id, the change's bytes) to the
     /// counters, summed in memory first.
     static func addToCounters(_ rows: RowCursor, of table: String = "evidence", _ db: Database) throws {

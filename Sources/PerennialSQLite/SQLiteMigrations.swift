@@ -23,6 +23,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("audit-per-app", migrate: scopeAuditByApp)
         migrator.registerMigration("app-transactions-original-platform", migrate: addOriginalPlatform)
         migrator.registerMigration("imports", migrate: addImports)
+        migrator.registerMigration("analytics-v4-rebuilds", migrate: countAnalyticsRebuilds)
         return migrator
     }
 
@@ -252,6 +253,13 @@ enum SQLiteMigrations {
                 );
                 INSERT INTO analytics_folded (id, through_evidence_id) VALUES (1, (SELECT COALESCE(MAX(id), 0) FROM evidence));
                 """)
+    }
+
+    /// How many rebuilds have corrected the counters: a rebuild writes its correction only if
+    /// none was written since its snapshot, which would count the difference twice
+    /// (`SQLiteStorage.rebuildAnalytics`).
+    private static func countAnalyticsRebuilds(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE analytics_folded ADD COLUMN rebuilds INTEGER NOT NULL DEFAULT 0")
     }
 
     /// The original app purchases (``PerennialStorage/AppTransactionStore``): one row per app user

@@ -256,6 +256,23 @@ enum SQLiteRows {
         }
     }
 
+    /// Deletes those of `rows`' counters whose row is zero (a rebuild's
+    /// ``PerennialStorage/AnalyticsCorrection/App/deletions``): as many as the counters the
+    /// records no longer give, which for counters the applies kept right is none.
+    static func deleteAnalyticsZeros(_ rows: [AnalyticsStoredRow], app: String, _ db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                DELETE FROM analytics_counters
+                WHERE app_bundle_id = ? AND environment = ? AND dimension = ? AND day = ? AND metric = ? AND segment = ? AND currency = ?
+                    AND value = 0
+                """)
+        for row in rows {
+            try statement.execute(arguments: [
+                app, row.environment.rawValue, row.dimension.rawValue, row.day, row.metric.rawValue, row.segment, row.currency,
+            ])
+        }
+    }
+
     /// SQLite copies a text bound with this destructor, so the Swift string may go at once.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 

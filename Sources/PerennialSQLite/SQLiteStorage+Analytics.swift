@@ -61,39 +61,51 @@ extension SQLiteStorage {
         return order.map { AnalyticsCounterRow(metric: $0.metric, day: $0.day, segment: $0.segment, currency: $0.currency, value: sums[$0]!) }
     }
 
-    /// Sums the facts of the subscriptions of `apps` on a read snapshot, then replaces those apps'
-    /// counters in a short write transaction: applies go on while it reads (a rebuild of 1,000,000
-    /// subscriptions reads for 13–18 s, longer than a writer waits for the file's lock), and
-    /// the changes they journal meanwhile are added to the rebuilt counters.
+    /// Sums the facts of the subscriptions of `apps` on a read snapshot, with the counters that
+    /// snapshot held, then writes their ``PerennialStorage/AnalyticsCorrection`` in a short write
+    /// transaction: applies go on while it reads (a rebuild of 1,000,000 subscriptions reads for
+    /// 13–18 s, longer than a writer waits for the file's lock) and keep the changes they make
+    /// meanwhile. A rebuild that finds another's correction written since its snapshot (a second
+    /// `perennial analytics rebuild` on the same file) would add the difference again: it reads a
+    /// new snapshot and corrects from there.
     public func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild {
-        try await replaceAnalytics(with: try await sumAnalytics(apps: apps), apps: Set(apps.keys))
+        while true {
+            if let rebuild = try await correctAnalytics(with: try await analyticsSnapshot(apps: apps)) { return rebuild }
+        }
     }
 
-    /// A rebuild's sums at one snapshot of the records, and the last evidence row that snapshot holds.
-    struct AnalyticsSnapshotSums: Sendable {
-        var counters: [String: AnalyticsCounters]
+    /// A rebuild's sums at one snapshot of the records, and the counters of the same snapshot.
+    struct AnalyticsSnapshot: Sendable {
+        var rebuilt: [String: AnalyticsCounters]
+        /// Every rebuilt app's counters table rows and its journal's changes not folded yet.
+        var kept: [String: [AnalyticsStoredRow]]
         var subscriptions: Int
         var unknownApps: [String: Int]
-        var throughEvidenceID: Int64
+        /// The corrections written before the snapshot (`analytics_folded.rebuilds`).
+        var rebuilds: Int64
     }
 
     /// Reads the subscriptions in batches of their original transaction ids (each with the app of
     /// the evidence that last touched it, kept by the reconciliation schedule) and sums the facts of
-    /// those of `apps`, every batch on one read snapshot: a snapshot connection of the file's pool,
-    /// which holds its read transaction open between batches (an in-memory database, one
-    /// connection, is read as it is).
+    /// those of `apps`, and reads those apps' counters, all on one read snapshot: a snapshot
+    /// connection of the file's pool, which holds its read transaction open between batches (an
+    /// in-memory database, one connection, is read as it is).
     ///
     /// Decoding each record's JSON is nearly all of the cost, so each batch's rows are read on the
     /// connection and decoded and summed on every core while the next batch is read
     /// (``PerennialStorage/AnalyticsRebuildSums``), bypassing the
     /// process's ``PerennialStorage/DecodedRecordCache``, which a one-pass read would only churn.
-    func sumAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsSnapshotSums {
+    func analyticsSnapshot(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsSnapshot {
         let operation = "rebuild analytics: sum the records"
         do {
             let reader: any DatabaseReader = try (writer as? DatabasePool)?.makeSnapshot() ?? writer
-            let throughEvidenceID = try await reader.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM evidence") ?? 0 }
+            let (kept, rebuilds) = try await reader.read { db in
+                var kept: [String: [AnalyticsStoredRow]] = [:]
+                for app in apps.keys { kept[app] = try Self.counters(of: app, db) }
+                return (kept, try Int64.fetchOne(db, sql: "SELECT rebuilds FROM analytics_folded") ?? 0)
+            }
             var unknownApps: [String: Int] = [:]
-            let (counters, subscriptions) = try await AnalyticsRebuildSums.sum { add in
+            let (rebuilt, subscriptions) = try await AnalyticsRebuildSums.sum { add in
                 var after = ""
                 while true {
                     let first = after
@@ -104,10 +116,30 @@ extension SQLiteStorage {
                     if !read.batch.isEmpty { try await add(read.batch) }
                 }
             }
-            return AnalyticsSnapshotSums(counters: counters, subscriptions: subscriptions, unknownApps: unknownApps, throughEvidenceID: throughEvidenceID)
+            return AnalyticsSnapshot(rebuilt: rebuilt, kept: kept, subscriptions: subscriptions, unknownApps: unknownApps, rebuilds: rebuilds)
         } catch {
             throw Self.storageError(error, operation: operation)
         }
+    }
+
+    /// One app's counters as a read sums them: its rows of the counters table, and the journal's
+    /// changes not folded yet as rows of their own.
+    private static func counters(of app: String, _ db: Database) throws -> [AnalyticsStoredRow] {
+        var counters: [AnalyticsStoredRow] = []
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT environment, dimension, day, metric, segment, currency, value FROM analytics_counters WHERE app_bundle_id = ?"),
+            arguments: [app])
+        while let row = try rows.next() {
+            let (day, metric): (Int, Int) = (row[2], row[3])
+            guard let dimension = AnalyticsDimension(rawValue: row[1]) else {
+                throw StorageError.corruptRow(table: "analytics_counters", key: "\(app)/\(day)/\(metric)", reason: "dimension \(row[1] as Int)")
+            }
+            counters.append(
+                AnalyticsStoredRow(
+                    environment: AppStoreEnvironment(rawValue: row[0]), dimension: dimension, segment: row[4], metric: AnalyticsMetric(rawValue: metric),
+                    currency: row[5], day: day, value: row[6]))
+        }
+        return counters + (try SQLiteAnalyticsJournal.pending(app: app, db).storedRows)
     }
 
     /// One batch of a rebuild: the next thousand subscriptions after `after`, those of known apps
@@ -181,22 +213,21 @@ extension SQLiteStorage {
         }
     }
 
-    /// Replaces the counters of `apps` by `sums` plus the changes journaled after the sums'
-    /// snapshot, in one write transaction. Every change is folded first (the other apps' counters
-    /// stay whole); the folded changes of `apps` after the snapshot are then added again to the
-    /// rebuilt counters, which do not hold them.
-    func replaceAnalytics(with sums: AnalyticsSnapshotSums, apps: Set<String>) async throws(StorageError) -> AnalyticsRebuild {
-        try await write("rebuild analytics: replace the counters") { db in
+    /// Writes the snapshot's ``PerennialStorage/AnalyticsCorrection`` in one write transaction,
+    /// unless another rebuild's was written since the snapshot: nil then. The journal is folded
+    /// first, so the counters the correction leaves at zero are zero in the table too, and deleted.
+    func correctAnalytics(with snapshot: AnalyticsSnapshot) async throws(StorageError) -> AnalyticsRebuild? {
+        let correction = AnalyticsCorrection(
+            rebuilt: snapshot.rebuilt, kept: snapshot.kept, subscriptions: snapshot.subscriptions, unknownApps: snapshot.unknownApps)
+        return try await write("rebuild analytics: correct the counters") { db in
+            try db.execute(sql: "UPDATE analytics_folded SET rebuilds = rebuilds + 1 WHERE rebuilds = ?", arguments: [snapshot.rebuilds])
+            guard db.changesCount == 1 else { return nil }
             try SQLiteAnalyticsJournal.fold(db)
-            var rows = 0
-            for app in apps {
-                try db.cachedStatement(sql: "DELETE FROM analytics_counters WHERE app_bundle_id = ?").execute(arguments: [app])
-                let stored = sums.counters[app]?.storedRows ?? []
-                try SQLiteRows.addAnalytics(stored, app: app, db)
-                rows += stored.count
-                try SQLiteAnalyticsJournal.addChanges(of: app, after: sums.throughEvidenceID, db)
+            for app in correction.apps {
+                try SQLiteRows.addAnalytics(app.additions, app: app.bundleID, db)
+                try SQLiteRows.deleteAnalyticsZeros(app.deletions, app: app.bundleID, db)
             }
-            return AnalyticsRebuild(subscriptions: sums.subscriptions, rows: rows, unknownApps: sums.unknownApps)
+            return correction.rebuild
         }
     }
 }

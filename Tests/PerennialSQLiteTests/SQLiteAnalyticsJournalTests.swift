@@ -76,8 +76,8 @@ import Testing
     }
 
     /// A rebuild sums the records on a read snapshot and writes only at the end, so applies go on
-    /// meanwhile: what they change between its read and its write (a fold among them) is added to
-    /// the rebuilt counters, neither lost nor counted twice. The counters end as those of the same
+    /// meanwhile: what they change between its read and its write (a fold among them) is kept
+    /// beside its correction, neither lost nor counted twice. The counters end as those of the same
     /// evidence applied with no rebuild at all.
     @Test func appliesDuringARebuildKeepTheirChanges() async throws {
         // Meanwhile: a third of the evidence of 14 copies of the population, and the last copy whole
@@ -95,12 +95,12 @@ import Testing
         try await withTemporarySQLiteFile { path in
             let storage = try await applying(before, at: path)
             let apps = [P.bundleID: SubscriptionFacts(catalog: P.catalog)]
-            let sums = try await storage.sumAnalytics(apps: apps)
+            let snapshot = try await storage.analyticsSnapshot(apps: apps)
             let queue = try DatabaseQueue(path: path)
             let folds = try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT through_evidence_id FROM analytics_folded") }
             for item in between { _ = try await storage.apply(item, with: P.applier, now: P.at(4, 1)) }
             #expect(try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT through_evidence_id FROM analytics_folded") } != folds)
-            let rebuild = try await storage.replaceAnalytics(with: sums, apps: Set(apps.keys))
+            let rebuild = try #require(try await storage.correctAnalytics(with: snapshot))
             // The snapshot held the subscriptions the evidence before it touched, no more.
             let touched = Set(before.flatMap(\.originalTransactionIDs))
             #expect(rebuild.subscriptions == touched.count && touched.count < 7 * 15)

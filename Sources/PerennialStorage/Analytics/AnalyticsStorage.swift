@@ -14,7 +14,9 @@ public protocol AnalyticsStorage: Sendable {
     /// ``PerennialCore/SubscriptionFacts`` over its stored subscriptions: what the applies should
     /// have kept, derived from the records alone. The counters of any other app are kept as they
     /// are (a rebuild that was not given an app's catalog cannot recompute them, and must not
-    /// erase them); its subscriptions are counted in ``AnalyticsRebuild/unknownApps``.
+    /// erase them); its subscriptions are counted in ``AnalyticsRebuild/unknownApps``. Back ends
+    /// write it as a correction of the counters (the sums minus the counters, both at one
+    /// snapshot), so applies go on meanwhile and keep their changes.
     func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild
 }
 
