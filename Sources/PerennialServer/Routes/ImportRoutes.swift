@@ -5,7 +5,8 @@ import PerennialCore
 import PerennialStorage
 
 /// The admin API's door to imports from a previous backend (docs/import.md): the file is the
-/// body (`?format=`) of ``StartImport``; its progress and report answer any admin key.
+/// body (`?format=`) of ``StartImport``; the app's imports, and each one's progress and report,
+/// answer any admin key.
 struct ImportRoutes: Sendable {
     let dependencies: ServerDependencies
 
@@ -21,6 +22,11 @@ struct ImportRoutes: Sendable {
             return StartImport(file: try await JSONResponse.body(of: request, context: context), format: format, app: app)
         } answer: {
             JSONResponse.make($0, status: .accepted)
+        }
+        reads.get("") { request, context in
+            let app = try PathApp.from(context, in: dependencies.apps)
+            let jobs = try await dependencies.storage.imports(appBundleID: app.bundleID, limit: try QueryLimit.from(request))
+            return JSONResponse.make(ImportList(imports: jobs.map { ImportStatus($0, problems: nil) }))
         }
         reads.get(":importId") { request, context in
             let app = try PathApp.from(context, in: dependencies.apps)

@@ -55,6 +55,13 @@ import Testing
             #expect((json["problems"] as? [[String: Any]])?.map { $0["line"] as? Int } == [4])
             #expect(try await client.send(.get, "\(path)/\(id)?after=4", key: "sk_read_only").object()["problems"] as? [Any] != nil)
             #expect(try await client.send(.get, "\(path)/imp_nope", key: "sk_read_only").status == .notFound)
+            // The app's imports, for any admin key: this one, finished, with its counts but not its
+            // report, which its own read pages.
+            let list = try await client.golden("admin-imports-list", .get, path, key: "sk_read_only")
+            let listed = try #require(try list.object()["imports"] as? [[String: Any]])
+            #expect(listed.map { $0["id"] as? String } == [id] && listed.first?["state"] as? String == "finished")
+            #expect(listed.first?["problems"] == nil && (listed.first?["counts"] as? [String: Any])?["notFound"] as? Int == 1)
+            #expect(try await client.send(.get, "/admin/v1/apps/nope/imports", key: "sk_read_only").status == .notFound)
             // The dashboard shows its progress and report to any admin key.
             let page = try await dashboard.get("/dashboard/apps/\(ServerHarness.appID)/imports/\(id)")
             #expect(page.status == .ok)

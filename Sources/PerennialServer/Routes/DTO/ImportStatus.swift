@@ -15,10 +15,11 @@ struct ImportStatus: Codable, Equatable, Sendable {
     var progress: String
     var startedAt: Date
     var updatedAt: Date
-    /// The report's lines after `?after=` (none: from the first), at most `?limit=`.
-    var problems: [ImportProblem]
+    /// The report's lines after `?after=` (none: from the first), at most `?limit=`; absent from
+    /// the list of an app's imports, whose report each import's own read pages.
+    var problems: [ImportProblem]?
 
-    init(_ job: ImportJob, problems: [ImportProblem]) {
+    init(_ job: ImportJob, problems: [ImportProblem]?) {
         id = job.id
         format = job.format
         state = job.state.rawValue
@@ -30,4 +31,9 @@ struct ImportStatus: Codable, Equatable, Sendable {
         updatedAt = job.updatedAt
         self.problems = problems
     }
+}
+
+/// `GET /admin/v1/apps/{appId}/imports`: the app's imports, the latest started first.
+struct ImportList: Codable, Equatable, Sendable {
+    var imports: [ImportStatus]
 }
