@@ -136,14 +136,7 @@ enum PostgresAnalyticsStatements {
         let rows: ArraySlice<AnalyticsStoredRow>
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 8)
-            bindings.append(app)
-            bindings.append(rows.map(\.environment.rawValue))
-            bindings.append(rows.map { Int32($0.dimension.rawValue) })
-            bindings.append(rows.map { Int32($0.day) })
-            bindings.append(rows.map { Int32($0.metric.rawValue) })
-            bindings.append(rows.map(\.segment))
-            bindings.append(rows.map(\.currency))
+            var bindings = PostgresAnalyticsStatements.counterKeys(of: app, rows, capacity: 8)
             bindings.append(rows.map(\.value))
             return bindings
         }
@@ -165,17 +158,23 @@ enum PostgresAnalyticsStatements {
         let rows: ArraySlice<AnalyticsStoredRow>
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 7)
-            bindings.append(app)
-            bindings.append(rows.map(\.environment.rawValue))
-            bindings.append(rows.map { Int32($0.dimension.rawValue) })
-            bindings.append(rows.map { Int32($0.day) })
-            bindings.append(rows.map { Int32($0.metric.rawValue) })
-            bindings.append(rows.map(\.segment))
-            bindings.append(rows.map(\.currency))
-            return bindings
+            PostgresAnalyticsStatements.counterKeys(of: app, rows, capacity: 7)
         }
 
         func decodeRow(_ row: PostgresRow) throws {}
+    }
+
+    /// The bindings `$1`–`$7` of a statement over counters of one app: the app, then each key
+    /// column of `rows` as an array, as `unnest` takes them.
+    private static func counterKeys(of app: String, _ rows: ArraySlice<AnalyticsStoredRow>, capacity: Int) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: capacity)
+        bindings.append(app)
+        bindings.append(rows.map(\.environment.rawValue))
+        bindings.append(rows.map { Int32($0.dimension.rawValue) })
+        bindings.append(rows.map { Int32($0.day) })
+        bindings.append(rows.map { Int32($0.metric.rawValue) })
+        bindings.append(rows.map(\.segment))
+        bindings.append(rows.map(\.currency))
+        return bindings
     }
 }

@@ -12,23 +12,7 @@ import Testing
 @Suite("End to end: the dashboard in Chromium", .enabled(if: HeadlessChromium.executable != nil, "chromium is not installed: apt-get install chromium"))
 struct DashboardBrowserTests {
     @Test func anOperatorSignsInSearchesASubscriberAndOpensTheTimeline() async throws {
-        let system = try await LiveSystem.start()
-        let browser: HeadlessChromium
-        do {
-            browser = try await HeadlessChromium(width: 1280, height: 900)
-        } catch {
-            await system.stop()
-            throw error
-        }
-        do {
-            try await Self.drive(browser, system: system)
-            await browser.close()
-            await system.stop()
-        } catch {
-            await browser.close()
-            await system.stop()
-            throw error
-        }
+        try await HeadlessChromium.withLiveSystem(width: 1280, height: 900, Self.drive)
     }
 
     static func drive(_ browser: HeadlessChromium, system: LiveSystem) async throws {

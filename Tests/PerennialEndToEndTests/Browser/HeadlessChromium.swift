@@ -1,4 +1,5 @@
 import Foundation
+import PerennialLiveHarness
 
 #if canImport(Glibc)
 import Glibc
@@ -256,5 +257,29 @@ final class HeadlessChromium {
     private static func literal(_ text: String) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
         return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+}
+
+extension HeadlessChromium {
+    /// Runs `body` against a live server and App Store simulator in a browser of this size, and
+    /// stops both however it ends: what every browser test of the live system does around its steps.
+    static func withLiveSystem(width: Int, height: Int, _ body: (HeadlessChromium, LiveSystem) async throws -> Void) async throws {
+        let system = try await LiveSystem.start()
+        let browser: HeadlessChromium
+        do {
+            browser = try await HeadlessChromium(width: width, height: height)
+        } catch {
+            await system.stop()
+            throw error
+        }
+        do {
+            try await body(browser, system)
+        } catch {
+            await browser.close()
+            await system.stop()
+            throw error
+        }
+        await browser.close()
+        await system.stop()
     }
 }
