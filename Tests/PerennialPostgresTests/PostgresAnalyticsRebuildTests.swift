@@ -42,8 +42,10 @@ struct PostgresAnalyticsRebuildTests {
 
             let storage = try await storage(applying: before, in: database)
             // Counters that no longer match the records, as after a change of the catalog's prices.
-            try await storage.client.query("UPDATE analytics_counters SET value = value + 3 WHERE metric = 0")
-            try await storage.client.query("DELETE FROM analytics_counters WHERE day % 2 = 0 AND metric <> 0")
+            // Active subscriptions drifted up by 3 on every day kept; every other counter of even days lost.
+            let active = Int(AnalyticsMetric.activeChange.rawValue)
+            try await storage.client.query("UPDATE analytics_counters SET value = value + 3 WHERE metric = \(active)")
+            try await storage.client.query("DELETE FROM analytics_counters WHERE day % 2 = 0 AND metric <> \(active)")
             #expect(try await counters(storage) != expected)
 
             let snapshot = try await storage.analyticsSnapshot(apps: Self.apps)

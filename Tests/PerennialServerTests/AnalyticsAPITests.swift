@@ -16,7 +16,9 @@ import Testing
     private typealias P = AnalyticsPopulation
 
     /// A server whose storage holds the population, its clock on 2026-06-15 unless `now` is given.
-    private func harness(now: Date = P.at(6, 15), environments: [AppStoreEnvironment] = [.production]) async throws -> ServerHarness {
+    private func harness(
+        now: Date = P.at(6, 15), environments: [AppStoreEnvironment] = [.production], analytics: AnalyticsConfiguration = AnalyticsConfiguration()
+    ) async throws -> ServerHarness {
         let storage = try ServerHarness.temporarySQLite()
         try await storage.migrate()
         for evidence in P.evidence {
@@ -24,7 +26,8 @@ import Testing
         }
         let app = AppConfiguration(
             id: "analytics", bundleID: P.bundleID, appAppleID: 1_234_567_891, catalog: .catalog(P.catalog), environments: environments,
-            publicKeys: [SecretValue("pk_analytics")], trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])])
+            publicKeys: [SecretValue("pk_analytics")], trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])],
+            analytics: analytics)
         let harness = try await ServerHarness(
             storage: storage, apps: [app], adminKeys: [AdminKeyConfiguration(name: "dashboard", key: "sk_read_only", scope: .readOnly)])
         harness.clock.now = now
@@ -101,6 +104,28 @@ import Testing
             #expect(report.cohorts.map(\.month) == ["2026-01-01", "2026-02-01", "2026-03-01"])
             #expect(report.cohorts[0].size == 5 && report.cohorts[0].retained == [3, 3, 1, 1] + Array(repeating: nil, count: 8))
             #expect(report.cohorts[1].size == 2 && report.cohorts[1].retained == [1, 1, 0] + Array(repeating: nil, count: 9))
+        }
+    }
+
+    /// The overview says what its figures leave out, beside them: charges and refunds whose price
+    /// the catalog does not know (counted, never summed), and a currency without an exchange rate.
+    @Test func theOverviewSaysWhatItLeavesOut() async throws {
+        try await harness().test { client in
+            let whole = try await client.send(.get, "/admin/v1/apps/analytics/metrics?from=2026-01-01&through=2026-06-15", key: ServerHarness.adminKey)
+            let total = try #require(try whole.decode(Report.self).segments.first?.total)
+            let charges = try #require(total["chargesPriceUnknown"] ?? nil)
+            #expect(charges > 0)
+            let dashboard = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
+            let page = try await dashboard.get("/dashboard?app=analytics&range=365d")
+            #expect(page.text.contains("and \(Int(charges)) charges whose price is unknown"), "\(page.text)")
+            #expect(!page.text.contains("are left out of every figure"))
+        }
+        try await harness(analytics: AnalyticsConfiguration(reportingCurrency: "EUR")).test { client in
+            let report = try await client.send(.get, "/admin/v1/apps/analytics/metrics?from=2026-01-01&through=2026-06-15", key: ServerHarness.adminKey)
+            #expect((try JSONSerialization.jsonObject(with: report.data) as? [String: Any])?["unconvertedCurrencies"] as? [String] == ["USD"])
+            let dashboard = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
+            let page = try await dashboard.get("/dashboard?app=analytics&range=365d")
+            #expect(page.text.contains("Amounts in USD are left out of every figure: the configuration gives no exchange rate to EUR"), "\(page.text)")
         }
     }
 

@@ -55,7 +55,7 @@ struct OverviewPage: Sendable {
             <select name="app" aria-label="App">\(appOptions)</select>
             <select name="environment" aria-label="Environment">\(environmentOptions)</select>
             <select name="range" aria-label="Range">\(rangeOptions)</select><button type="submit">Show</button></form>
-            <p class="muted">\(DashboardFormat.day(query.from)) to \(DashboardFormat.day(query.through)) (UTC), compared with the \(range.label) before. Amounts in \(report.currency).</p>
+            <p class="muted">\(DashboardFormat.day(query.from)) to \(DashboardFormat.day(query.through)) (UTC), compared with the \(range.label) before. Amounts in \(report.currency).</p>\(leftOut)
             <div class="tiles">\(tiles)</div>
             <h2>Over time</h2><div class="charts">\(charts)</div>
             <h2>Cohorts</h2>\(cohorts)
@@ -84,6 +84,17 @@ struct OverviewPage: Sendable {
         return "<table><thead><tr><th>Asked</th><th>Subscriber</th><th>Product</th><th>Reason</th><th>Answer</th><th>Apple</th></tr></thead><tbody>\(HTML.join(rows))</tbody></table>"
     }
 
+    /// The amounts no figure holds, said where the figures are: a currency the configuration gives
+    /// no exchange rate for is left out of every sum (docs/analytics.md, "Currency").
+    private var leftOut: HTML {
+        guard !report.unconvertedCurrencies.isEmpty else { return "" }
+        let names = report.unconvertedCurrencies.joined(separator: ", ")
+        return """
+            <p class="down">Amounts in \(names) are left out of every figure: the configuration gives no exchange rate \
+            to \(report.currency) for them (<code>analytics.exchangeRates</code>, docs/configuration.md).</p>
+            """
+    }
+
     // MARK: Tiles
 
     private var tiles: HTML {
@@ -102,9 +113,11 @@ struct OverviewPage: Sendable {
                 Self.pointChange(now.trialConversionRate, before.trialConversionRate)),
             Self.tile("Churn rate", DashboardFormat.percent(now.churnRate), Self.pointChange(now.churnRate, before.churnRate, upIsGood: false)),
             Self.tile("Revenue", DashboardFormat.money(now.revenueGross, currency: currency),
-                Self.change(Double(now.revenueGross), Double(before.revenueGross))),
+                Self.change(Double(now.revenueGross), Double(before.revenueGross)),
+                note: now.chargesPriceUnknown == 0 ? nil : "and \(now.chargesPriceUnknown) charges whose price is unknown"),
             Self.tile("Refunds", DashboardFormat.money(now.refundsGross, currency: currency),
-                Self.change(Double(now.refundsGross), Double(before.refundsGross), upIsGood: false)),
+                Self.change(Double(now.refundsGross), Double(before.refundsGross), upIsGood: false),
+                note: now.refundsPriceUnknown == 0 ? nil : "and \(now.refundsPriceUnknown) refunds whose price is unknown"),
         ])
     }
 
