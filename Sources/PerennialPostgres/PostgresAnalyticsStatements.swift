@@ -11,7 +11,7 @@ enum PostgresAnalyticsStatements {
         static let sql = """
             SELECT array_agg(metric), array_agg(day), array_agg(segment), array_agg(currency), array_agg(value) FROM (
                 SELECT metric, $4::int4 - 1 AS day, segment, currency, SUM(value)::int8 AS value FROM analytics_counters
-                WHERE app_bundle_id = $1 AND environment = $2 AND dimension = $3 AND day < $4 AND metric < 10
+                WHERE app_bundle_id = $1 AND environment = $2 AND dimension = $3 AND day < $4 AND (metric < 10 OR (metric >= 70 AND metric < 80)) AND $6
                 GROUP BY metric, segment, currency
                 UNION ALL
                 SELECT metric, day, segment, currency, value FROM analytics_counters
@@ -21,12 +21,13 @@ enum PostgresAnalyticsStatements {
         let request: AnalyticsCounterRequest
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 5)
+            var bindings = PostgresBindings(capacity: 6)
             bindings.append(request.appBundleID)
             bindings.append(request.environment.rawValue)
             bindings.append(Int32(request.dimension.rawValue))
             bindings.append(Int32(request.fromDay))
             bindings.append(Int32(request.throughDay))
+            bindings.append(request.summingEarlierChanges)
             return bindings
         }
 

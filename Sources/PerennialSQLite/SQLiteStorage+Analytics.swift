@@ -9,14 +9,14 @@ extension SQLiteStorage {
         try await read("read analytics counters of \(request.appBundleID)") { db in
             let arguments: StatementArguments = [request.appBundleID, request.environment.rawValue, request.dimension.rawValue]
             var rows: [AnalyticsCounterRow] = []
-            let before = try Row.fetchCursor(
+            let before = !request.summingEarlierChanges ? nil : try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
                         SELECT metric, segment, currency, SUM(value) FROM analytics_counters
-                        WHERE app_bundle_id = ? AND environment = ? AND dimension = ? AND day < ? AND metric < 10
+                        WHERE app_bundle_id = ? AND environment = ? AND dimension = ? AND day < ? AND (metric < 10 OR (metric >= 70 AND metric < 80))
                         GROUP BY metric, segment, currency
                         """), arguments: arguments + [request.fromDay])
-            while let row = try before.next() {
+            while let row = try before?.next() {
                 rows.append(
                     AnalyticsCounterRow(
                         metric: AnalyticsMetric(rawValue: row[0]), day: request.fromDay - 1, segment: row[1], currency: row[2], value: row[3]))
@@ -54,7 +54,7 @@ extension SQLiteStorage {
         for row in pending.storedRows where row.environment == request.environment && row.dimension == request.dimension {
             if row.day >= request.fromDay && row.day <= request.throughDay {
                 add(Place(metric: row.metric, day: row.day, segment: row.segment, currency: row.currency), row.value)
-            } else if row.day < request.fromDay && row.metric.rawValue < 10 {
+            } else if request.summingEarlierChanges && row.day < request.fromDay && row.metric.isChange {
                 add(Place(metric: row.metric, day: request.fromDay - 1, segment: row.segment, currency: row.currency), row.value)
             }
         }

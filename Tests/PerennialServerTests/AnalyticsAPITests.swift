@@ -15,13 +15,15 @@ import Testing
 @Suite struct AnalyticsAPITests {
     private typealias P = AnalyticsPopulation
 
-    /// A server whose storage holds the population, its clock on 2026-06-15 unless `now` is given.
+    /// A server whose storage holds `evidence` (the population unless given), its clock on
+    /// 2026-06-15 unless `now` is given.
     private func harness(
-        now: Date = P.at(6, 15), environments: [AppStoreEnvironment] = [.production], analytics: AnalyticsConfiguration = AnalyticsConfiguration()
+        now: Date = P.at(6, 15), environments: [AppStoreEnvironment] = [.production], analytics: AnalyticsConfiguration = AnalyticsConfiguration(),
+        evidence: [IncomingEvidence] = P.evidence
     ) async throws -> ServerHarness {
         let storage = try ServerHarness.temporarySQLite()
         try await storage.migrate()
-        for evidence in P.evidence {
+        for evidence in evidence {
             _ = try await storage.apply(evidence, with: P.applier, now: P.at(4, 1))
         }
         let app = AppConfiguration(
@@ -35,6 +37,8 @@ import Testing
     }
 
     private struct Report: Decodable {
+        let through: String
+        let asOf: String
         struct Point: Decodable {
             let start: String
             let end: String
@@ -104,6 +108,105 @@ import Testing
             #expect(report.cohorts.map(\.month) == ["2026-01-01", "2026-02-01", "2026-03-01"])
             #expect(report.cohorts[0].size == 5 && report.cohorts[0].retained == [3, 3, 1, 1] + Array(repeating: nil, count: 8))
             #expect(report.cohorts[1].size == 2 && report.cohorts[1].retained == [1, 1, 0] + Array(repeating: nil, count: 9))
+        }
+    }
+
+    /// MRR movement, billing issues, revenue at risk and scheduled churn of the population, derived
+    /// by hand in docs/analytics.md: each month's net movement is its change of MRR.
+    @Test func movementAndBillingFiguresMatchTheHandDerivedOnes() async throws {
+        try await harness().test { client in
+            let months = try await get(client, "from=2026-01-01&through=2026-04-30&granularity=month").segments[0].points.map(\.figures)
+            func figure(_ name: String) -> [Double?] { months.map { $0[name] ?? nil } }
+            // New: A, B, C, E, F in January, D in February. Churned: E, F in February; C (refund)
+            // and D (billing retry) in March; A, F, D in April. Reactivated: F, D in March.
+            #expect(figure("mrrNew") == [50_000, 10_000, 0, 0])
+            #expect(figure("mrrChurned") == [0, 20_000, 20_000, 30_000])
+            #expect(figure("mrrReactivation") == [0, 0, 20_000, 0])
+            #expect(figure("mrrExpansion") == [0, 0, 0, 0] && figure("mrrContraction") == [0, 0, 0, 0])
+            #expect(figure("mrrNetMovement") == [50_000, -10_000, 0, -30_000])
+            #expect(figure("mrrGross") == [50_000, 40_000, 40_000, 10_000])
+            #expect(figure("arrGross") == [600_000, 480_000, 480_000, 120_000])
+            // E's renewal failed on February 5, D's on March 1; D recovered.
+            #expect(figure("billingIssues") == [0, 1, 1, 0])
+            #expect(figure("billingRecoveryRate") == [nil, 0, 1, nil])
+            // A turned auto-renew off on March 20: scheduled churn at the end of March.
+            #expect(figure("autoRenewOff") == [0, 0, 1, 0])
+            #expect(figure("netRevenueGross") == [160_000 - 0, 30_000, 30_000 - 10_000, 0])
+            // E's 10.00 a month at risk from February 5 until Apple gave up on February 20.
+            let days = try await get(client, "from=2026-02-04&through=2026-02-21").segments[0].points.map { $0.figures["mrrAtRisk"] ?? nil }
+            #expect(days == [0] + Array(repeating: 10_000, count: 15) + [0, 0])
+        }
+    }
+
+    /// The churn rate is a cohort's: of those active at a bucket's start, the share that churned
+    /// in it. H, bought on March 2 and refunded on March 12, churns in March without being one
+    /// of March's starting actives; a range's rate averages its buckets, so a range that starts
+    /// before anyone subscribed still has one.
+    @Test func churnRateCountsOnlyThoseActiveAtTheStart() async throws {
+        let h = IncomingEvidence(
+            appBundleID: P.bundleID, kind: .signedTransaction, idempotencyKey: "H1", raw: Data("raw H1".utf8), receivedAt: P.at(3, 12),
+            records: EvidenceRecords(transactions: [
+                Transaction(
+                    transactionID: "H1", originalTransactionID: "H", bundleID: P.bundleID, productID: P.monthly, productType: .autoRenewable,
+                    subscriptionGroupID: P.group, purchaseDate: P.at(3, 2, 9), expiresDate: P.at(4, 2, 9), reason: .purchase,
+                    revocation: Revocation(date: P.at(3, 12), reason: .other, type: .refundFull), price: Money(milliUnits: 10_000, currency: "USD"),
+                    storefront: "USA", environment: .production, provenance: Provenance(source: .signedTransaction, versionDate: P.at(3, 12), isSigned: true))
+            ]), presentedBy: nil, environment: .production)
+        try await harness(evidence: P.evidence + [h]).test { client in
+            let report = try await get(client, "from=2026-01-01&through=2026-03-31&granularity=month")
+            let march = report.segments[0].points[2].figures
+            #expect(march["churn"] == 2 && march["activeAtStart"] == 5)
+            #expect(march["churnOfActiveAtStart"] == 1 && march["churnRate"] == 0.2)
+            // January: nobody active at its start. February 2 of 5, March 1 of 5.
+            #expect(report.segments[0].total["churnRate"] == 3.0 / 10.0 && report.segments[0].total["churn"] == 4)
+            // A range clipped at its start (mid-week) has no churn of actives for that bucket.
+            let weeks = try await get(client, "from=2026-03-04&through=2026-03-15&granularity=week").segments[0].points
+            #expect(weeks[0].figures["churnOfActiveAtStart"] == .some(nil) && weeks[1].figures["churnOfActiveAtStart"] == 1)
+        }
+    }
+
+    /// Today is judged at the present instant: a period that ends later today is still active
+    /// and has not churned, nothing is reported after today, and a change foreseen in the current
+    /// hour counts once the hour has passed.
+    @Test func todayIsJudgedAtThePresentInstant() async throws {
+        func subscription(_ id: String, endingAt hour: Double, willRenew: Bool) -> IncomingEvidence {
+            let start = P.at(2, 15).addingTimeInterval(hour * 3_600)
+            let end = P.at(3, 15).addingTimeInterval(hour * 3_600)
+            return IncomingEvidence(
+                appBundleID: P.bundleID, kind: .signedTransaction, idempotencyKey: id, raw: Data("raw \(id)".utf8), receivedAt: start,
+                records: EvidenceRecords(
+                    transactions: [
+                        Transaction(
+                            transactionID: id + "1", originalTransactionID: id, bundleID: P.bundleID, productID: P.monthly, productType: .autoRenewable,
+                            subscriptionGroupID: P.group, purchaseDate: start, expiresDate: end, reason: .purchase,
+                            price: Money(milliUnits: 10_000, currency: "USD"), storefront: "USA", environment: .production,
+                            provenance: Provenance(source: .signedTransaction, versionDate: start, isSigned: true))
+                    ],
+                    renewalInfos: [
+                        RenewalInfo(
+                            originalTransactionID: id, productID: P.monthly, willAutoRenew: willRenew, environment: .production,
+                            provenance: Provenance(source: .notificationV2, versionDate: P.at(3, 1), isSigned: true))
+                    ]), presentedBy: nil, environment: .production)
+        }
+        // Ending on March 15 at 06:00 (auto-renew off), 10:15 and 14:00 (both renewing).
+        let evidence = [subscription("S", endingAt: 6, willRenew: false), subscription("T", endingAt: 10.25, willRenew: true), subscription("U", endingAt: 14, willRenew: true)]
+        try await harness(now: P.at(3, 15, 10).addingTimeInterval(30 * 60), evidence: evidence).test { client in
+            let report = try await get(client, "from=2026-03-14&through=2026-12-31")
+            #expect(report.through == "2026-03-15" && report.asOf.hasPrefix("2026-03-15T10:30:00"))
+            #expect(report.segments[0].points.map(\.start) == ["2026-03-14", "2026-03-15"])
+            let today = report.segments[0].points[1].figures
+            // S left at 06:00; T's end falls in the current hour, U's at 14:00: both still active.
+            #expect(today["activeSubscriptions"] == 2 && today["mrrGross"] == 20_000)
+            #expect(today["churnVoluntary"] == 1 && today["churnOther"] == 0 && today["mrrChurned"] == 10_000)
+            #expect(today["autoRenewOff"] == 0)
+            #expect(report.segments[0].total["activeSubscriptions"] == 2)
+            let after = try await client.send(.get, "/admin/v1/apps/analytics/metrics?from=2026-03-16&through=2026-03-20", key: ServerHarness.adminKey)
+            #expect(after.status == .badRequest && after.text.contains("the range starts after today (2026-03-15)"), "\(after.text)")
+        }
+        try await harness(now: P.at(3, 15, 11).addingTimeInterval(30 * 60), evidence: evidence).test { client in
+            let today = try await get(client, "from=2026-03-15&through=2026-03-15").segments[0].points[0].figures
+            // At 11:30 the hour of T's end has passed: T counts as churned until evidence says it renewed.
+            #expect(today["activeSubscriptions"] == 1 && today["churnOther"] == 1)
         }
     }
 

@@ -158,6 +158,12 @@ public struct AnalyticsCounters: Sendable {
     public static func start(ofDay day: Int) -> Date {
         Date(timeIntervalSince1970: TimeInterval(day) * 86_400)
     }
+
+    /// The hour (hours since 1970-01-01 UTC) an instant falls in: the day of a scheduled counter
+    /// (``AnalyticsMetric/scheduled(_:)``).
+    public static func hour(of date: Date) -> Int {
+        Int((date.timeIntervalSince1970 / 3_600).rounded(.down))
+    }
 }
 
 /// Equal when every counter is: however the segments were numbered.

@@ -1,10 +1,14 @@
 /// One counter kept per app, environment, UTC day, product, storefront and currency; every figure
 /// of docs/analytics.md is a sum of these counters.
 ///
-/// The `…Change` counters (raw values below 10, which storage's reads rely on) hold changes of a
-/// point-in-time figure (+1 the day a paid period starts, −1 the day it ends): the figure at an
-/// instant is their sum over every earlier day. The raw values are what storage keeps, so they
-/// never change meaning.
+/// The `…Change` counters (raw values below 10 and from 70 to 79, which storage's reads rely on:
+/// ``isChange``) hold changes of a point-in-time figure (+1 the day a paid period starts, −1 the
+/// day it ends): the figure at an instant is their sum over every earlier day. The raw values are
+/// what storage keeps, so they never change meaning.
+///
+/// A change the records foresee but no evidence has confirmed yet (a period's end after the
+/// subscription's latest signed record) is also kept as a ``scheduled(_:)`` counter by the hour
+/// it falls in: the figures of the current day leave out the hours still to come.
 public struct AnalyticsMetric: RawRepresentable, Sendable, Hashable, Comparable, Codable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -20,6 +24,13 @@ public struct AnalyticsMetric: RawRepresentable, Sendable, Hashable, Comparable,
     public static let mrrProceedsSmallBusinessChange = Self(rawValue: 7)
     /// Paid periods whose price is unknown.
     public static let mrrPriceUnknownChange = Self(rawValue: 8)
+    /// Active paid subscriptions whose customer turned auto-renew off: scheduled churn.
+    public static let autoRenewOffChange = Self(rawValue: 9)
+    /// Free trials whose customer turned auto-renew off: they will not convert.
+    public static let trialAutoRenewOffChange = Self(rawValue: 70)
+    /// Normalized monthly gross price of the subscriptions in a grace period or billing retry:
+    /// the revenue at risk.
+    public static let mrrAtRiskChange = Self(rawValue: 71)
     public static let revenueGross = Self(rawValue: 10)
     public static let revenueProceeds = Self(rawValue: 11)
     public static let revenueProceedsSmallBusiness = Self(rawValue: 12)
@@ -30,15 +41,32 @@ public struct AnalyticsMetric: RawRepresentable, Sendable, Hashable, Comparable,
     public static let newPaid = Self(rawValue: 23)
     public static let renewal = Self(rawValue: 24)
     public static let reactivation = Self(rawValue: 25)
+    /// Trials that ended unconverted with auto-renew off: cancelled by the customer.
+    public static let trialCancellation = Self(rawValue: 26)
     public static let churnVoluntary = Self(rawValue: 30)
     public static let churnInvoluntary = Self(rawValue: 31)
     public static let churnOther = Self(rawValue: 32)
     public static let billingRetryRecovery = Self(rawValue: 33)
+    /// Paid periods whose renewal charge failed: a grace period or billing retry began.
+    public static let billingIssue = Self(rawValue: 34)
+    /// Churns of a paid run that started on the same UTC day, ISO week or calendar month as the
+    /// churn: subtracted from a bucket's churn, they leave the churn of those active at its start.
+    public static let churnStartedSameDay = Self(rawValue: 35)
+    public static let churnStartedSameWeek = Self(rawValue: 36)
+    public static let churnStartedSameMonth = Self(rawValue: 37)
     public static let refund = Self(rawValue: 40)
     public static let refundGross = Self(rawValue: 41)
     public static let refundProceeds = Self(rawValue: 42)
     public static let refundProceedsSmallBusiness = Self(rawValue: 43)
     public static let refundPriceUnknown = Self(rawValue: 44)
+    /// MRR movement (gross, milli-units, each a positive amount): what a new subscription, a
+    /// change of price or plan, a churn and a reactivation add to or take from MRR, on the day
+    /// MRR changes. Their net is exactly the change of ``mrrGrossChange``'s level.
+    public static let mrrNew = Self(rawValue: 80)
+    public static let mrrExpansion = Self(rawValue: 81)
+    public static let mrrContraction = Self(rawValue: 82)
+    public static let mrrChurned = Self(rawValue: 83)
+    public static let mrrReactivation = Self(rawValue: 84)
     /// Subscriptions whose first paid period started in the month of the counter's day (the
     /// month's first day).
     public static let cohortSize = Self(rawValue: 50)
@@ -49,6 +77,18 @@ public struct AnalyticsMetric: RawRepresentable, Sendable, Hashable, Comparable,
 
     /// For a cohort retention counter, its number of months.
     public var cohortMonths: Int? { rawValue > 50 && rawValue <= 62 ? rawValue - 50 : nil }
+
+    /// Whether the counter holds changes of a point-in-time figure (summed over every earlier day).
+    public var isChange: Bool { rawValue < 10 || (70..<80).contains(rawValue) }
+
+    /// The part of `metric`'s counters foreseen but not confirmed, kept by the hour (its counter's
+    /// day is the hour since 1970-01-01 UTC).
+    public static func scheduled(_ metric: Self) -> Self { Self(rawValue: scheduledBase + metric.rawValue) }
+
+    /// For a scheduled counter, the metric it foresees.
+    public var scheduledMetric: Self? { rawValue >= Self.scheduledBase ? Self(rawValue: rawValue - Self.scheduledBase) : nil }
+
+    private static let scheduledBase = 100
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

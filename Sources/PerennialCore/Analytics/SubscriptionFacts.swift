@@ -107,14 +107,27 @@ public struct SubscriptionFacts: Sendable {
         // Apple's commission falls to 15 % once a subscription has a year of paid service.
         let secondYear = firstPaid.map { UTCCalendar.adding(months: 12, to: history[$0].purchaseDate) }
         var paidSpans: [(start: Date, end: Date)] = []
+        // What the records foresee beyond the latest signed evidence (the last period's end, a
+        // churn, a trial's end) may not have happened yet: the writer keeps it by the hour too.
+        let last = history.count - 1
+        let horizon = max(history[last].purchaseDate, history[last].provenance.versionDate, ledger.renewalInfo?.provenance.versionDate ?? .distantPast)
+        let loopStart = cohort ? 0 : min(first, history.count)
+        // Each period's MRR span, with its neighbours', for the MRR movement.
+        var previousMRR = loopStart > 0 && loopStart < history.count ? mrrSpan(of: history, at: loopStart - 1) : nil
+        var currentMRR = loopStart < history.count ? mrrSpan(of: history, at: loopStart) : nil
 
         // Records are passed on as the history and an index, their fields read in place
         // (`history[index].…`), as `TransactionStep` reads them: a record passed by value is a copy
         // of a few hundred bytes and a dozen references, which was a quarter of the cost. The
         // periods before `first` only give the cohort its paid spans, so without the cohort the
         // loop starts at `first`.
-        for index in (cohort ? 0 : min(first, history.count))..<history.count {
+        for index in loopStart..<history.count {
             let hasNext = index + 1 < history.count
+            let nextMRR = hasNext ? mrrSpan(of: history, at: index + 1) : nil
+            defer {
+                previousMRR = currentMRR
+                currentMRR = nextMRR
+            }
             let nextStart = hasNext ? history[index + 1].purchaseDate : nil
             let isTrial = Self.isTrial(history, at: index)
             let start = history[index].purchaseDate
@@ -129,6 +142,7 @@ public struct SubscriptionFacts: Sendable {
             }
             let nextStep = hasNext ? TransactionStep(history, at: index + 1) : nil
             writer.use(history, at: index)
+            if index == last { writer.horizon = horizon }
 
             if isTrial {
                 writer.span(.trialChange, from: start, to: end)
@@ -145,7 +159,10 @@ public struct SubscriptionFacts: Sendable {
                 if cohort { paidSpans.append((start, end)) }
                 if history[index].ownership != .familyShared {
                     let rate: Int64 = secondYear.map { start >= $0 } == true ? 15 : 30
-                    addCharge(of: history, at: index, commission: rate, from: start, to: end, with: &writer)
+                    addCharge(of: history, at: index, commission: rate, mrr: currentMRR, from: start, to: end, with: &writer)
+                }
+                if let currentMRR {
+                    addMovement(of: currentMRR, after: previousMRR, before: nextMRR, isFirstPaid: index == firstPaidPeriod, with: &writer)
                 }
                 if index == firstPaidPeriod {
                     writer.count(.newPaid, on: start)
@@ -165,26 +182,33 @@ public struct SubscriptionFacts: Sendable {
             let revokedInPeriod = revocation.map { revocation in
                 revocation.date < paidEnd && (nextStart.map { revocation.date < $0 } ?? true)
             } ?? false
+            // Where the run of paid periods this one ends began; looked up only when it churns.
+            func runStart() -> Date? { isTrial ? nil : Self.runStart(history, endingAt: index) }
             if let nextStart {
-                if revokedInPeriod && !isTrial {
-                    writer.count(.churnOther, on: end)
+                if revokedInPeriod, let runStart = runStart() {
+                    writer.churn(.churnOther, on: end, runStarted: runStart)
                 } else if nextStart > paidEnd {
                     if nextStep == .billingRecovery {
+                        writer.count(.billingIssue, on: paidEnd)
                         writer.span(.retryChange, from: paidEnd, to: nextStart)
-                    } else if !isTrial {
-                        writer.count(.churnOther, on: paidEnd)
+                        if let atRisk = nextMRR ?? currentMRR {
+                            writer.moneySpan(.mrrAtRiskChange, atRisk.monthly, atRisk.currency, from: paidEnd, to: nextStart)
+                        }
+                    } else if let runStart = runStart() {
+                        writer.churn(.churnOther, on: paidEnd, runStarted: runStart)
                     }
                 }
             } else if revokedInPeriod {
-                if !isTrial { writer.count(.churnOther, on: end) }
+                if let runStart = runStart() { writer.churn(.churnOther, on: end, runStarted: runStart) }
             } else {
                 addEnding(
                     purchasedAt: start, at: paidEnd, committedUntil: history[index].commitmentContinuesUntil, info: ledger.renewalInfo,
-                    isTrial: isTrial, with: &writer)
+                    runStarted: runStart(), atRisk: currentMRR, with: &writer)
             }
         }
 
         if cohort, let firstPaid {
+            writer.horizon = nil
             writer.use(history, at: firstPaid)
             let firstStart = history[firstPaid].purchaseDate
             let cohort = AnalyticsCounters.start(ofDay: UTCCalendar.monthStart(of: AnalyticsCounters.day(of: firstStart)))
@@ -199,7 +223,9 @@ public struct SubscriptionFacts: Sendable {
     }
 
     /// Revenue, refund and MRR of one paid transaction, `history[index]`.
-    private func addCharge(of history: [Transaction], at index: Int, commission: Int64, from start: Date, to end: Date, with writer: inout Writer) {
+    private func addCharge(
+        of history: [Transaction], at index: Int, commission: Int64, mrr: MRRSpan?, from start: Date, to end: Date, with writer: inout Writer
+    ) {
         guard let price = history[index].price ?? catalog.prices.price(productID: history[index].productID, storefront: history[index].storefront)
         else {
             writer.count(.chargePriceUnknown, on: start)
@@ -223,8 +249,8 @@ public struct SubscriptionFacts: Sendable {
             writer.money(.refundProceeds, Self.proceeds(refunded, commission: commission), price.currency, on: revocation.date)
             writer.money(.refundProceedsSmallBusiness, Self.proceeds(refunded, commission: 15), price.currency, on: revocation.date)
         }
-        guard let monthly = monthlyPrice(price.milliUnits, of: history, at: index, writer: &writer) else {
-            writer.span(.mrrPriceUnknownChange, from: start, to: end)
+        guard let monthly = mrr?.monthly else {
+            if monthlyPrice(price.milliUnits, of: history, at: index) == nil { writer.span(.mrrPriceUnknownChange, from: start, to: end) }
             return
         }
         writer.moneySpan(.mrrGrossChange, monthly, price.currency, from: start, to: end)
@@ -236,38 +262,129 @@ public struct SubscriptionFacts: Sendable {
     /// period) while Apple still tries, else an expiry with its reason (trials do not churn). A
     /// period of a commitment that ends before the commitment churns at the commitment's end: the
     /// customer owes the months until then, auto-renew on or off (unless Apple gave up charging one).
+    ///
+    /// A trial (`runStarted` nil) does not churn: it ends, cancelled when auto-renew was off. The
+    /// time auto-renew is off before the end is counted from the renewal info that says so;
+    /// `atRisk` is the period's MRR, what a failed renewal puts at risk.
     private func addEnding(
-        purchasedAt purchaseDate: Date, at periodEnd: Date, committedUntil: Date?, info: RenewalInfo?, isTrial: Bool,
+        purchasedAt purchaseDate: Date, at periodEnd: Date, committedUntil: Date?, info: RenewalInfo?, runStarted: Date?, atRisk: MRRSpan?,
         with writer: inout Writer
     ) {
         let current = info.flatMap { $0.provenance.versionDate >= purchaseDate ? $0 : nil }
         let end = current?.expirationReason == .billingError ? periodEnd : committedUntil ?? periodEnd
         if let current, current.isInBillingRetry {
             let graceEnd = max(periodEnd, current.gracePeriodExpiresDate ?? periodEnd)
+            writer.count(.billingIssue, on: periodEnd)
             writer.span(.graceChange, from: periodEnd, to: graceEnd)
             writer.count(.retryChange, on: graceEnd)
+            if let atRisk { writer.money(.mrrAtRiskChange, atRisk.monthly, atRisk.currency, on: periodEnd) }
             return
         }
         if let current, current.expirationReason == .billingError, current.provenance.versionDate > periodEnd {
             // Apple retries for up to 60 days: a renewal info signed later (Apple's answer to an
             // import or a late reconciliation) does not say the retry lasted until it was signed.
-            writer.span(.retryChange, from: periodEnd, to: min(current.provenance.versionDate, periodEnd.addingTimeInterval(Self.billingRetryWindow)))
+            let retryEnd = min(current.provenance.versionDate, periodEnd.addingTimeInterval(Self.billingRetryWindow))
+            writer.count(.billingIssue, on: periodEnd)
+            writer.span(.retryChange, from: periodEnd, to: retryEnd)
+            if let atRisk { writer.moneySpan(.mrrAtRiskChange, atRisk.monthly, atRisk.currency, from: periodEnd, to: retryEnd) }
         }
-        guard !isTrial else { return }
+        let autoRenewOff = current?.autoRenewPreference == false
+        if autoRenewOff, let current {
+            let turnedOff = max(purchaseDate, current.provenance.versionDate)
+            writer.span(runStarted == nil ? .trialAutoRenewOffChange : .autoRenewOffChange, from: turnedOff, to: periodEnd)
+        }
+        guard let runStarted else {
+            if autoRenewOff || current?.expirationReason == .voluntary { writer.count(.trialCancellation, on: periodEnd) }
+            return
+        }
         switch current?.expirationReason {
-        case .voluntary?: writer.count(.churnVoluntary, on: end)
-        case .billingError?: writer.count(.churnInvoluntary, on: end)
-        case nil where current?.autoRenewPreference == false: writer.count(.churnVoluntary, on: end)
-        default: writer.count(.churnOther, on: end)
+        case .voluntary?: writer.churn(.churnVoluntary, on: end, runStarted: runStarted)
+        case .billingError?: writer.churn(.churnInvoluntary, on: end, runStarted: runStarted)
+        case nil where autoRenewOff: writer.churn(.churnVoluntary, on: end, runStarted: runStarted)
+        default: writer.churn(.churnOther, on: end, runStarted: runStarted)
         }
+    }
+
+    /// One paid period's share of MRR: from the day it starts to the day it ends, a month's worth
+    /// of its price in its currency, under its product and storefront.
+    struct MRRSpan {
+        var startDay: Int
+        var endDay: Int
+        var start: Date
+        var end: Date
+        var monthly: Int64
+        var currency: String
+        var productID: String
+        var storefront: String?
+
+        func isInSegment(of other: MRRSpan) -> Bool {
+            productID == other.productID && storefront == other.storefront && currency == other.currency
+        }
+    }
+
+    /// The MRR span of `history[index]`; nil for a trial, a family shared period, an unknown price
+    /// or length, or a period that starts and ends on one day (no MRR counter changes).
+    private func mrrSpan(of history: [Transaction], at index: Int) -> MRRSpan? {
+        guard !Self.isTrial(history, at: index), history[index].ownership != .familyShared,
+            let price = history[index].price ?? catalog.prices.price(productID: history[index].productID, storefront: history[index].storefront),
+            let monthly = monthlyPrice(price.milliUnits, of: history, at: index)
+        else { return nil }
+        let start = history[index].purchaseDate
+        var end = max(start, history[index].expiresDate ?? start)
+        if let revoked = history[index].revocation?.date, revoked < end { end = max(start, revoked) }
+        if index + 1 < history.count, history[index + 1].purchaseDate < end { end = max(start, history[index + 1].purchaseDate) }
+        let startDay = AnalyticsCounters.day(of: start)
+        let endDay = AnalyticsCounters.day(of: end)
+        guard startDay < endDay else { return nil }
+        return MRRSpan(
+            startDay: startDay, endDay: endDay, start: start, end: end, monthly: monthly, currency: price.currency,
+            productID: history[index].productID, storefront: history[index].storefront)
+    }
+
+    /// The MRR movement of one span, paired with its neighbours: where the previous span ends the
+    /// day this one starts in the same segment, the difference is an expansion or a contraction;
+    /// else this start is new (the subscription's first paid period) or a reactivation. Where the
+    /// next span starts the day this one ends, nothing here (the next span's start says it, or,
+    /// in another segment, this end is a contraction); else this end is churned MRR. So each
+    /// segment's movement sums to its change of MRR, day by day.
+    private func addMovement(of span: MRRSpan, after previous: MRRSpan?, before next: MRRSpan?, isFirstPaid: Bool, with writer: inout Writer) {
+        if let previous, previous.endDay == span.startDay {
+            if previous.isInSegment(of: span) {
+                let difference = span.monthly - previous.monthly
+                if difference > 0 { writer.money(.mrrExpansion, difference, span.currency, on: span.start) }
+                if difference < 0 { writer.money(.mrrContraction, -difference, span.currency, on: span.start) }
+            } else {
+                writer.money(.mrrExpansion, span.monthly, span.currency, on: span.start)
+            }
+        } else {
+            writer.money(isFirstPaid ? .mrrNew : .mrrReactivation, span.monthly, span.currency, on: span.start)
+        }
+        if let next, next.startDay == span.endDay {
+            if !next.isInSegment(of: span) { writer.money(.mrrContraction, span.monthly, span.currency, on: span.end) }
+        } else {
+            writer.money(.mrrChurned, span.monthly, span.currency, on: span.end)
+        }
+    }
+
+    /// When the run of paid periods that `history[index]` ends began: renewals, recoveries and
+    /// plan changes continue a run, a trial before it or a gap (a resubscription) starts one.
+    private static func runStart(_ history: [Transaction], endingAt index: Int) -> Date {
+        var first = index
+        while first > 0, !isTrial(history, at: first - 1) {
+            switch TransactionStep(history, at: first) {
+            case .renewal, .billingRecovery, .planChange: first -= 1
+            case .first, .resubscription, .afterGap: return history[first].purchaseDate
+            }
+        }
+        return history[first].purchaseDate
     }
 
     /// A period's price as a month's worth: a year / 12, a week × 52 / 12 (a day-based period of
     /// n days × 364 / 12n), rounded down to a milli-unit; nil when the period's length is unknown.
     /// A monthly charge of a commitment pays one month of the product's year: it is its own month's worth.
-    private func monthlyPrice(_ milliUnits: Int64, of history: [Transaction], at index: Int, writer: inout Writer) -> Int64? {
+    private func monthlyPrice(_ milliUnits: Int64, of history: [Transaction], at index: Int) -> Int64? {
         if history[index].billingPlan == .monthly { return milliUnits }
-        var duration = writer.productDuration(in: catalog)
+        var duration = catalog.product(id: history[index].productID)?.duration
         if PeriodType(offer: history[index].offer) == .introductoryPayUpFront, let period = history[index].offer?.period {
             duration = SubscriptionDuration(iso8601: period) ?? duration
         }
@@ -291,9 +408,10 @@ public struct SubscriptionFacts: Sendable {
         let sign: Int64
         private var productID = ""
         private var storefront = ""
-        /// The current product's duration once looked up (`.some(nil)`: the catalog has none).
-        private var duration: SubscriptionDuration??
         var counters = AnalyticsCounters()
+        /// The latest instant the subscription's signed evidence vouches for, while writing its
+        /// last period: a change after it is foreseen, and also kept by the hour as scheduled.
+        var horizon: Date?
         /// The current product's and storefront's interned segments, by currency ("" for counts):
         /// interned once per subscription (unless its product or storefront changes), not once per
         /// counter.
@@ -313,26 +431,34 @@ public struct SubscriptionFacts: Sendable {
         mutating func use(_ history: [Transaction], at index: Int) {
             let storefront = history[index].storefront ?? ""
             guard history[index].productID != productID || storefront != self.storefront else { return }
-            if history[index].productID != productID { duration = nil }
             productID = history[index].productID
             self.storefront = storefront
             segments = []
         }
 
-        /// The current product's period length from the catalog, looked up once per product.
-        mutating func productDuration(in catalog: Catalog) -> SubscriptionDuration? {
-            if let duration { return duration }
-            let found = catalog.product(id: productID)?.duration
-            duration = .some(found)
-            return found
-        }
-
         mutating func count(_ metric: AnalyticsMetric, on date: Date) {
-            add(1, metric, currency: "", day: AnalyticsCounters.day(of: date))
+            money(metric, 1, "", on: date)
         }
 
         mutating func money(_ metric: AnalyticsMetric, _ milliUnits: Int64, _ currency: String, on date: Date) {
-            add(milliUnits, metric, currency: currency, day: AnalyticsCounters.day(of: date))
+            let segment = segment(currency)
+            counters.add(milliUnits * sign, segment: segment, metric: metric, day: AnalyticsCounters.day(of: date))
+            schedule(milliUnits, segment, metric, at: date)
+        }
+
+        /// A churn, and whether the run of paid periods it ends began in the same day, week or month.
+        mutating func churn(_ metric: AnalyticsMetric, on date: Date, runStarted: Date) {
+            count(metric, on: date)
+            let (day, started) = (AnalyticsCounters.day(of: date), AnalyticsCounters.day(of: runStarted))
+            if day == started { count(.churnStartedSameDay, on: date) }
+            if UTCCalendar.weekStart(of: day) == UTCCalendar.weekStart(of: started) { count(.churnStartedSameWeek, on: date) }
+            if UTCCalendar.monthStart(of: day) == UTCCalendar.monthStart(of: started) { count(.churnStartedSameMonth, on: date) }
+        }
+
+        /// Keeps a change after the horizon by its hour too.
+        private mutating func schedule(_ amount: Int64, _ segment: AnalyticsCounters.SegmentID, _ metric: AnalyticsMetric, at date: Date) {
+            guard let horizon, date > horizon else { return }
+            counters.add(amount * sign, segment: segment, metric: .scheduled(metric), day: AnalyticsCounters.hour(of: date))
         }
 
         /// +1 the day a point-in-time figure starts counting, −1 the day it stops.
@@ -345,6 +471,8 @@ public struct SubscriptionFacts: Sendable {
             let last = AnalyticsCounters.day(of: end)
             guard first < last else { return }
             let segment = segment(currency)
+            schedule(amount, segment, metric, at: start)
+            schedule(-amount, segment, metric, at: end)
             if let ended = pendingEnds.firstIndex(where: { $0.segment == segment && $0.metric == metric && $0.day == first }) {
                 pendingEnds[ended].amount += amount * sign
                 if pendingEnds[ended].amount == 0 { pendingEnds.remove(at: ended) }
@@ -358,10 +486,6 @@ public struct SubscriptionFacts: Sendable {
         mutating func addPendingEnds() {
             for end in pendingEnds { counters.add(end.amount, segment: end.segment, metric: end.metric, day: end.day) }
             pendingEnds = []
-        }
-
-        private mutating func add(_ amount: Int64, _ metric: AnalyticsMetric, currency: String, day: Int) {
-            counters.add(amount * sign, segment: segment(currency), metric: metric, day: day)
         }
 
         private mutating func segment(_ currency: String) -> AnalyticsCounters.SegmentID {

@@ -19,18 +19,28 @@ public struct Analytics: Sendable {
         self.clock = clock
     }
 
-    /// The report for `query`, judged at the server's "now" (cohort cells after it are unknown).
+    /// The report for `query` at the server's "now": a range ends today at the latest, today's
+    /// figures are those of this instant (the changes the records foresee for the hours still to
+    /// come are left out), and cohort cells after it are unknown.
     ///
     /// - Throws: ``AnalyticsError`` for an unknown app or a bad range; ``StorageError`` when the
     ///   database fails.
     public func report(_ query: AnalyticsQuery) async throws -> AnalyticsReport {
         guard let app = apps.app(id: query.appID) else { throw AnalyticsError.unknownApp(query.appID) }
+        let now = clock.now
+        let today = AnalyticsCounters.day(of: now)
         let fromDay = AnalyticsCounters.day(of: query.from)
-        let throughDay = AnalyticsCounters.day(of: query.through)
-        guard fromDay <= throughDay else {
+        guard fromDay <= AnalyticsCounters.day(of: query.through) else {
             // Both days, since either may be a default (through is today, from 30 days before it).
             throw AnalyticsError.invalidRange("the range ends before it starts: from \(AnalyticsDay.string(query.from)), through \(AnalyticsDay.string(query.through))")
         }
+        guard fromDay <= today else {
+            throw AnalyticsError.invalidRange(
+                "the range starts after today (\(AnalyticsDay.string(now))): figures are of what has happened, from \(AnalyticsDay.string(query.from))")
+        }
+        let throughDay = min(AnalyticsCounters.day(of: query.through), today)
+        var query = query
+        query.through = AnalyticsCounters.start(ofDay: throughDay)
         let length = throughDay - fromDay + 1
         guard length <= Self.maximumDays else {
             throw AnalyticsError.invalidRange("the range spans \(length) days; at most \(Self.maximumDays) are reported at once")
@@ -38,10 +48,21 @@ public struct Analytics: Sendable {
         let previousFrom = fromDay - length
         let firstCohort = UTCCalendar.monthStart(of: fromDay)
         let readFrom = min(previousFrom, firstCohort)
-        let rows = try await storage.analyticsCounters(
-            AnalyticsCounterRequest(
-                appBundleID: app.bundleID, environment: query.environment,
-                dimension: query.breakdown == .storefront ? .storefront : .product, fromDay: readFrom, throughDay: throughDay))
+        let dimension: AnalyticsDimension = query.breakdown == .storefront ? .storefront : .product
+        var rows = try await storage.analyticsCounters(
+            AnalyticsCounterRequest(appBundleID: app.bundleID, environment: query.environment, dimension: dimension, fromDay: readFrom, throughDay: throughDay))
+        if throughDay == today {
+            // Today's counters hold the whole day; what is foreseen for its hours still to come
+            // (the current one included) is taken back out.
+            let scheduled = try await storage.analyticsCounters(
+                AnalyticsCounterRequest(
+                    appBundleID: app.bundleID, environment: query.environment, dimension: dimension, fromDay: AnalyticsCounters.hour(of: now),
+                    throughDay: AnalyticsCounters.hour(of: AnalyticsCounters.start(ofDay: today + 1)) - 1, summingEarlierChanges: false))
+            for row in scheduled {
+                guard let metric = row.metric.scheduledMetric else { continue }
+                rows.append(AnalyticsCounterRow(metric: metric, day: today, segment: row.segment, currency: row.currency, value: -row.value))
+            }
+        }
 
         let settings = app.analytics
         var unconverted = Set<String>()
@@ -73,33 +94,60 @@ public struct Analytics: Sendable {
         let buckets = Self.buckets(from: fromDay, through: throughDay, granularity: query.granularity)
         let smallBusiness = settings.smallBusinessProgram
         var segments: [AnalyticsReport.Segment] = []
-        for key in sealed.keys.sorted(by: { ($0 == nil ? 0 : 1, $0 ?? "") < ($1 == nil ? 0 : 1, $1 ?? "") }) {
-            guard let tally = sealed[key] else { continue }
+        let empty = AnalyticsTally(firstDay: readFrom - 1, lastDay: throughDay).sealed()
+        var keys = sealed.keys.sorted(by: { ($0 == nil ? 0 : 1, $0 ?? "") < ($1 == nil ? 0 : 1, $1 ?? "") })
+        if sealed[nil] == nil { keys.insert(nil, at: 0) }
+        for key in keys {
+            let tally = sealed[key] ?? empty
+            let points = buckets.map { bucket in
+                AnalyticsReport.Point(
+                    start: AnalyticsCounters.start(ofDay: bucket.lowerBound), end: AnalyticsCounters.start(ofDay: bucket.upperBound),
+                    figures: tally.figures(
+                        from: bucket.lowerBound, to: bucket.upperBound, smallBusiness: smallBusiness,
+                        churnStartedInBucket: Self.churnStarted(in: bucket, granularity: query.granularity)))
+            }
             segments.append(
                 AnalyticsReport.Segment(
-                    key: key,
-                    points: buckets.map { bucket in
-                        AnalyticsReport.Point(
-                            start: AnalyticsCounters.start(ofDay: bucket.lowerBound), end: AnalyticsCounters.start(ofDay: bucket.upperBound),
-                            figures: tally.figures(from: bucket.lowerBound, to: bucket.upperBound, smallBusiness: smallBusiness))
-                    },
-                    total: tally.figures(from: fromDay, to: throughDay + 1, smallBusiness: smallBusiness)))
+                    key: key, points: points,
+                    total: Self.total(of: tally, from: fromDay, through: throughDay, granularity: query.granularity, smallBusiness: smallBusiness)))
         }
-        if !segments.contains(where: { $0.key == nil }) {
-            let empty = AnalyticsTally(firstDay: readFrom - 1, lastDay: throughDay).sealed()
-            segments.insert(
-                AnalyticsReport.Segment(
-                    key: nil,
-                    points: buckets.map {
-                        AnalyticsReport.Point(
-                            start: AnalyticsCounters.start(ofDay: $0.lowerBound), end: AnalyticsCounters.start(ofDay: $0.upperBound),
-                            figures: empty.figures(from: $0.lowerBound, to: $0.upperBound, smallBusiness: smallBusiness))
-                    }, total: AnalyticsFigures()), at: 0)
-        }
-        let previousTotal = sealed[nil].map { $0.figures(from: previousFrom, to: fromDay, smallBusiness: smallBusiness) } ?? AnalyticsFigures()
+        let previousTotal = Self.total(
+            of: sealed[nil] ?? empty, from: previousFrom, through: fromDay - 1, granularity: query.granularity, smallBusiness: smallBusiness)
         return AnalyticsReport(
-            query: query, currency: settings.reportingCurrency, segments: segments, previousTotal: previousTotal,
+            query: query, asOf: now, currency: settings.reportingCurrency, segments: segments, previousTotal: previousTotal,
             cohorts: cohorts(cohortCounts, from: firstCohort, through: throughDay), unconvertedCurrencies: unconverted.sorted())
+    }
+
+    /// The figures of a range as one bucket, its churn rate the average over the range's buckets
+    /// whose start is their period's (a day, a week's Monday, a month's first): their churn of
+    /// actives at start over their actives at start.
+    private static func total(of tally: AnalyticsTally, from: Int, through: Int, granularity: AnalyticsGranularity, smallBusiness: Bool) -> AnalyticsFigures {
+        var total = tally.figures(from: from, to: through + 1, smallBusiness: smallBusiness, churnStartedInBucket: nil)
+        var (churned, active) = (0, 0)
+        var whole = false
+        for bucket in buckets(from: from, through: through, granularity: granularity) {
+            let figures = tally.figures(
+                from: bucket.lowerBound, to: bucket.upperBound, smallBusiness: smallBusiness,
+                churnStartedInBucket: churnStarted(in: bucket, granularity: granularity))
+            guard let bucketChurn = figures.churnOfActiveAtStart else { continue }
+            whole = true
+            churned += bucketChurn
+            active += figures.activeAtStart
+        }
+        total.churnOfActiveAtStart = whole ? churned : nil
+        total.churnRate = active > 0 ? Double(churned) / Double(active) : nil
+        return total
+    }
+
+    /// The counter of churns whose run began in the same period as the churn, for a bucket that
+    /// starts where its period does; nil for a bucket clipped at its start. Its end does not
+    /// matter: a run that churned by the bucket's end began before it.
+    private static func churnStarted(in bucket: Range<Int>, granularity: AnalyticsGranularity) -> AnalyticsMetric? {
+        switch granularity {
+        case .day: .churnStartedSameDay
+        case .week: UTCCalendar.weekStart(of: bucket.lowerBound) == bucket.lowerBound ? .churnStartedSameWeek : nil
+        case .month: UTCCalendar.monthStart(of: bucket.lowerBound) == bucket.lowerBound ? .churnStartedSameMonth : nil
+        }
     }
 
     /// The segment a counter row belongs to under `breakdown` (a product's group from the catalog).

@@ -2,6 +2,8 @@ extension AnalyticsFigures {
     /// One figure as the API writes it: a count or milli-units, or a rate (nil when undefined).
     enum Value: Equatable {
         case integer(Int64)
+        /// A count that may be undefined (nil).
+        case count(Int?)
         case rate(Double?)
     }
 
@@ -15,6 +17,11 @@ extension AnalyticsFigures {
         ("mrrGross", { .integer($0.mrrGross) }),
         ("mrrProceeds", { .integer($0.mrrProceeds) }),
         ("mrrPriceUnknown", { .integer(Int64($0.mrrPriceUnknown)) }),
+        ("arrGross", { .integer($0.arrGross) }),
+        ("arrProceeds", { .integer($0.arrProceeds) }),
+        ("autoRenewOff", { .integer(Int64($0.autoRenewOff)) }),
+        ("trialsAutoRenewOff", { .integer(Int64($0.trialsAutoRenewOff)) }),
+        ("mrrAtRisk", { .integer($0.mrrAtRisk) }),
         ("revenueGross", { .integer($0.revenueGross) }),
         ("revenueProceeds", { .integer($0.revenueProceeds) }),
         ("chargesPriceUnknown", { .integer(Int64($0.chargesPriceUnknown)) }),
@@ -25,17 +32,29 @@ extension AnalyticsFigures {
         ("newPaidSubscriptions", { .integer(Int64($0.newPaidSubscriptions)) }),
         ("renewals", { .integer(Int64($0.renewals)) }),
         ("reactivations", { .integer(Int64($0.reactivations)) }),
+        ("trialCancellations", { .integer(Int64($0.trialCancellations)) }),
         ("activeAtStart", { .integer(Int64($0.activeAtStart)) }),
         ("churnVoluntary", { .integer(Int64($0.churnVoluntary)) }),
         ("churnInvoluntary", { .integer(Int64($0.churnInvoluntary)) }),
         ("churnOther", { .integer(Int64($0.churnOther)) }),
         ("churn", { .integer(Int64($0.churn)) }),
+        ("churnOfActiveAtStart", { .count($0.churnOfActiveAtStart) }),
         ("churnRate", { .rate($0.churnRate) }),
+        ("billingIssues", { .integer(Int64($0.billingIssues)) }),
         ("billingRetryRecoveries", { .integer(Int64($0.billingRetryRecoveries)) }),
+        ("billingRecoveryRate", { .rate($0.billingRecoveryRate) }),
         ("refunds", { .integer(Int64($0.refunds)) }),
         ("refundsGross", { .integer($0.refundsGross) }),
         ("refundsProceeds", { .integer($0.refundsProceeds) }),
         ("refundsPriceUnknown", { .integer(Int64($0.refundsPriceUnknown)) }),
         ("refundRate", { .rate($0.refundRate) }),
+        ("netRevenueGross", { .integer($0.netRevenueGross) }),
+        ("netRevenueProceeds", { .integer($0.netRevenueProceeds) }),
+        ("mrrNew", { .integer($0.mrrNew) }),
+        ("mrrExpansion", { .integer($0.mrrExpansion) }),
+        ("mrrContraction", { .integer($0.mrrContraction) }),
+        ("mrrChurned", { .integer($0.mrrChurned) }),
+        ("mrrReactivation", { .integer($0.mrrReactivation) }),
+        ("mrrNetMovement", { .integer($0.mrrNetMovement) }),
     ]
 }

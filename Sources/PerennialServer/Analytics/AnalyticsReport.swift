@@ -7,7 +7,7 @@ public struct AnalyticsReport: Sendable, Hashable {
     public struct Point: Sendable, Hashable {
         /// The bucket's first instant (00:00 UTC of its first day).
         public var start: Date
-        /// The instant after its last day.
+        /// The instant after its last day (for today's bucket, its figures are at ``AnalyticsReport/asOf``).
         public var end: Date
         public var figures: AnalyticsFigures
 
@@ -33,7 +33,11 @@ public struct AnalyticsReport: Sendable, Hashable {
         }
     }
 
+    /// The query, its range ending today at the latest (``Analytics/report(_:)`` clips it).
     public var query: AnalyticsQuery
+    /// The instant the report was taken at: the point-in-time figures of today's bucket are at
+    /// this instant, and its flows count what happened up to it.
+    public var asOf: Date
     /// The app's reporting currency: every amount is in its milli-units.
     public var currency: String
     /// Overall first, then segments sorted by key (only the overall one without a breakdown).
@@ -45,10 +49,11 @@ public struct AnalyticsReport: Sendable, Hashable {
     public var unconvertedCurrencies: [String]
 
     public init(
-        query: AnalyticsQuery, currency: String, segments: [Segment], previousTotal: AnalyticsFigures, cohorts: [CohortRow],
+        query: AnalyticsQuery, asOf: Date, currency: String, segments: [Segment], previousTotal: AnalyticsFigures, cohorts: [CohortRow],
         unconvertedCurrencies: [String] = []
     ) {
         self.query = query
+        self.asOf = asOf
         self.currency = currency
         self.unconvertedCurrencies = unconvertedCurrencies
         self.segments = segments

@@ -52,8 +52,10 @@ struct AnalyticsTally {
         sum(metric, from: firstDay, to: day)
     }
 
-    /// The figures of the bucket of days `[from, to)`.
-    func figures(from: Int, to: Int, smallBusiness: Bool) -> AnalyticsFigures {
+    /// The figures of the bucket of days `[from, to)`. `churnStartedInBucket` counts the churns of
+    /// runs that began in the bucket when the bucket is a whole day, week or month; nil for a
+    /// clipped bucket, whose churn of actives at its start is unknown.
+    func figures(from: Int, to: Int, smallBusiness: Bool, churnStartedInBucket: AnalyticsMetric?) -> AnalyticsFigures {
         var figures = AnalyticsFigures()
         figures.activeSubscriptions = Int(level(.activeChange, at: to))
         figures.activeTrials = Int(level(.trialChange, at: to))
@@ -62,6 +64,9 @@ struct AnalyticsTally {
         figures.mrrGross = level(.mrrGrossChange, at: to)
         figures.mrrProceeds = level(smallBusiness ? .mrrProceedsSmallBusinessChange : .mrrProceedsChange, at: to)
         figures.mrrPriceUnknown = Int(level(.mrrPriceUnknownChange, at: to))
+        figures.autoRenewOff = Int(level(.autoRenewOffChange, at: to))
+        figures.trialsAutoRenewOff = Int(level(.trialAutoRenewOffChange, at: to))
+        figures.mrrAtRisk = level(.mrrAtRiskChange, at: to)
         figures.activeAtStart = Int(level(.activeChange, at: from))
 
         func count(_ metric: AnalyticsMetric) -> Int { Int(sum(metric, from: from, to: to)) }
@@ -74,14 +79,25 @@ struct AnalyticsTally {
         figures.newPaidSubscriptions = count(.newPaid)
         figures.renewals = count(.renewal)
         figures.reactivations = count(.reactivation)
+        figures.trialCancellations = count(.trialCancellation)
         figures.churnVoluntary = count(.churnVoluntary)
         figures.churnInvoluntary = count(.churnInvoluntary)
         figures.churnOther = count(.churnOther)
+        figures.billingIssues = count(.billingIssue)
         figures.billingRetryRecoveries = count(.billingRetryRecovery)
+        figures.churnOfActiveAtStart = churnStartedInBucket.map { figures.churn - count($0) }
+        if let churned = figures.churnOfActiveAtStart, figures.activeAtStart > 0 {
+            figures.churnRate = Double(churned) / Double(figures.activeAtStart)
+        }
         figures.refunds = count(.refund)
         figures.refundsGross = sum(.refundGross, from: from, to: to)
         figures.refundsProceeds = sum(smallBusiness ? .refundProceedsSmallBusiness : .refundProceeds, from: from, to: to)
         figures.refundsPriceUnknown = count(.refundPriceUnknown)
+        figures.mrrNew = sum(.mrrNew, from: from, to: to)
+        figures.mrrExpansion = sum(.mrrExpansion, from: from, to: to)
+        figures.mrrContraction = sum(.mrrContraction, from: from, to: to)
+        figures.mrrChurned = sum(.mrrChurned, from: from, to: to)
+        figures.mrrReactivation = sum(.mrrReactivation, from: from, to: to)
         return figures
     }
 }

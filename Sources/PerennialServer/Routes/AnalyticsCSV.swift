@@ -12,6 +12,7 @@ enum AnalyticsCSV {
                 let values = AnalyticsFigures.fields.map { field -> String in
                     switch field.value(point.figures) {
                     case .integer(let value): String(value)
+                    case .count(let value): value.map(String.init) ?? ""
                     case .rate(let value): value.map { String(format: "%.6f", $0) } ?? ""
                     }
                 }

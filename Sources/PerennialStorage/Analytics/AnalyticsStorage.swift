@@ -5,9 +5,9 @@ public import PerennialCore
 /// records alone.
 public protocol AnalyticsStorage: Sendable {
     /// The counters of one app and environment split by `request.dimension`, summed per day,
-    /// segment and currency for the days of the request; the change counters (raw values below
-    /// 10, see ``PerennialCore/AnalyticsMetric``) also as one row per metric, segment and
-    /// currency dated `fromDay - 1` holding their sum over every earlier day.
+    /// segment and currency for the days of the request; unless the request says not to, the change
+    /// counters (``PerennialCore/AnalyticsMetric/isChange``) also as one row per metric, segment
+    /// and currency dated `fromDay - 1` holding their sum over every earlier day.
     func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow]
 
     /// Replaces the counters of each app of `apps` (facts by bundle id) by the sum of its
@@ -35,13 +35,21 @@ public struct AnalyticsCounterRequest: Sendable, Hashable {
     public var fromDay: Int
     /// Last day included.
     public var throughDay: Int
+    /// Whether the change counters (``PerennialCore/AnalyticsMetric/isChange``) of every day
+    /// before `fromDay` come first, summed into one row each on `fromDay - 1`: a report's levels
+    /// need them; a read of scheduled counters, whose days are hours, does not.
+    public var summingEarlierChanges: Bool
 
-    public init(appBundleID: String, environment: AppStoreEnvironment, dimension: AnalyticsDimension, fromDay: Int, throughDay: Int) {
+    public init(
+        appBundleID: String, environment: AppStoreEnvironment, dimension: AnalyticsDimension, fromDay: Int, throughDay: Int,
+        summingEarlierChanges: Bool = true
+    ) {
         self.appBundleID = appBundleID
         self.environment = environment
         self.dimension = dimension
         self.fromDay = fromDay
         self.throughDay = throughDay
+        self.summingEarlierChanges = summingEarlierChanges
     }
 }
 

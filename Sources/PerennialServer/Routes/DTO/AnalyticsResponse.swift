@@ -12,6 +12,7 @@ struct AnalyticsResponse: Encodable {
             for field in AnalyticsFigures.fields {
                 switch field.value(figures) {
                 case .integer(let value): try container.encode(value, forKey: FieldKey(field.name))
+                case .count(let value): try container.encode(value, forKey: FieldKey(field.name))
                 case .rate(let value): try container.encode(value, forKey: FieldKey(field.name))
                 }
             }
@@ -41,6 +42,7 @@ struct AnalyticsResponse: Encodable {
     let environment: String
     let from: String
     let through: String
+    let asOf: Date
     let granularity: String
     let breakdown: String
     let currency: String
@@ -55,6 +57,7 @@ struct AnalyticsResponse: Encodable {
         environment = query.environment.rawValue
         from = AnalyticsDay.string(query.from)
         through = AnalyticsDay.string(query.through)
+        asOf = report.asOf
         granularity = query.granularity.rawValue
         breakdown = query.breakdown.rawValue
         currency = report.currency
@@ -76,6 +79,7 @@ struct AnalyticsResponse: Encodable {
         try container.encode(environment, forKey: FieldKey("environment"))
         try container.encode(from, forKey: FieldKey("from"))
         try container.encode(through, forKey: FieldKey("through"))
+        try container.encode(asOf, forKey: FieldKey("asOf"))
         try container.encode(granularity, forKey: FieldKey("granularity"))
         try container.encode(breakdown, forKey: FieldKey("breakdown"))
         try container.encode(currency, forKey: FieldKey("currency"))
