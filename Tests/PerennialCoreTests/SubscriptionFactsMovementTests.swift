@@ -71,6 +71,9 @@ struct SubscriptionFactsMovementTests {
         history.append(Self.transaction("m4", from: Self.at(4, 20, 10), to: Self.at(5, 20, 10), price: 12_000, isUpgraded: true))
         history.append(Self.transaction("y1", product: "yearly", from: Self.at(5, 2, 9), to: Self.at(12, 31), price: 99_000, reason: .purchase))
         history.append(Self.transaction("w1", product: "weekly", from: Self.at(12, 31), to: Self.at(12, 31, 30), price: 3_000, storefront: "FRA"))
+        // Sandbox-like periods of six minutes, within one day.
+        history.append(Self.transaction("w2", product: "weekly", from: Self.at(12, 31, 30), to: Self.at(12, 31, 30.1), price: 3_000, storefront: "FRA"))
+        history.append(Self.transaction("w3", product: "weekly", from: Self.at(12, 31, 30.1), to: Self.at(12, 31, 30.2), price: 3_000, storefront: "FRA"))
         var refunded = history
         refunded[2].revocation = Revocation(date: Self.at(2, 20), reason: .other, type: .refundFull)
         var histories: [([Transaction], RenewalInfo?)] = []
@@ -165,6 +168,30 @@ struct SubscriptionFactsMovementTests {
             info: Self.info(willRenew: true, signed: Self.at(2, 6), retry: true))
         #expect(Self.days(retrying, .billingIssue) == [Self.day(2, 5): 1])
         #expect(Self.days(retrying, .mrrAtRiskChange) == [Self.day(2, 5): 10_000])
+    }
+
+    /// Once a subscription recovered (or Apple gave up), its renewal info no longer says how long
+    /// its grace period lasted: the app's Billing Grace Period from the catalog says it, so the
+    /// past days stay in grace.
+    @Test("a past billing retry keeps its first days in grace when the app has a Billing Grace Period")
+    func pastGrace() throws {
+        let json = """
+            {"apps": [{"bundleId": "com.example.facts", "billingGracePeriodDays": 16}],
+             "subscriptionGroups": [{"id": "g", "products": [{"id": "monthly", "level": 1, "duration": "P1M"}]}]}
+            """
+        let facts = SubscriptionFacts(catalog: try CatalogLoader.load(json: Data(json.utf8)))
+        let history = [
+            Self.transaction("1", from: Self.at(1, 5), to: Self.at(2, 5), reason: .purchase),
+            Self.transaction("2", from: Self.at(2, 25), to: Self.at(3, 25)),
+        ]
+        let recovered = facts.counters(of: RecordSet(EvidenceRecords(transactions: history)))
+        #expect(Self.days(recovered, .graceChange) == [Self.day(2, 5): 1, Self.day(2, 21): -1])
+        #expect(Self.days(recovered, .retryChange) == [Self.day(2, 21): 1, Self.day(2, 25): -1])
+        // Without one, the whole gap is billing retry.
+        #expect(Self.days(Self.counters(history), .retryChange) == [Self.day(2, 5): 1, Self.day(2, 25): -1])
+        #expect(Self.days(Self.counters(history), .graceChange).isEmpty)
+        let wrong = json.replacingOccurrences(of: "16", with: "14")
+        #expect(throws: CatalogError.self) { try CatalogLoader.load(json: Data(wrong.utf8)) }
     }
 
     @Test("a trial with auto-renew off is cancelled at its end, and counted as such from the renewal info that says so")

@@ -210,6 +210,23 @@ import Testing
         }
     }
 
+    /// The overview's breakdown selector splits the range by product (or group, or storefront),
+    /// each row the segment's totals, as the API gives them.
+    @Test func theOverviewSplitsTheRangeByTheChosenBreakdown() async throws {
+        try await harness().test { client in
+            let dashboard = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
+            let page = try await dashboard.get("/dashboard?app=analytics&range=365d&breakdown=product").text
+            #expect(page.contains("<option value=\"product\" selected>By product</option>"))
+            // On June 15 only B, the yearly, is paid: 10.00 a month.
+            #expect(page.contains("<tr><td>pro.yearly</td><td class=\"num\">1</td><td class=\"num\">10.00 USD</td>"), "\(page)")
+            #expect(page.contains("<tr><td>pro.monthly</td><td class=\"num\">0</td>"))
+            let storefronts = try await dashboard.get("/dashboard?app=analytics&range=365d&breakdown=storefront").text
+            #expect(storefronts.contains("<th>Storefront</th>") && storefronts.contains("<tr><td>FRA</td>"))
+            let whole = try await dashboard.get("/dashboard?app=analytics&range=365d").text
+            #expect(!whole.contains("<th>Product</th>") && whole.contains("Net MRR movement") && whole.contains("Revenue at risk"))
+        }
+    }
+
     /// The overview says what its figures leave out, beside them: charges and refunds whose price
     /// the catalog does not know (counted, never summed), and a currency without an exchange rate.
     @Test func theOverviewSaysWhatItLeavesOut() async throws {
@@ -280,18 +297,27 @@ import Testing
     }
 
     @Test func prometheusShowsTheCurrentSubscribersAndMRR() async throws {
-        // At the end of March 31: A, B, D, F and G paid; MRR 40.00 (G's price unknown).
-        try await harness(now: P.at(3, 31, 12)).test { client in
+        @Sendable func gauges(_ client: any TestClientProtocol) async throws -> [String: Double] {
             let response = try await client.send(.get, "/metrics", key: nil)
-            let lines = response.text.split(separator: "\n").map(String.init)
-            func value(_ name: String) -> String? {
-                lines.first { $0.hasPrefix(name + "{") && $0.contains(#"app="analytics""#) && $0.contains(#"environment="Production""#) }?
-                    .split(separator: " ").last.map(String.init)
+            var values: [String: Double] = [:]
+            for line in response.text.split(separator: "\n") where line.contains(#"app="analytics""#) && line.contains(#"environment="Production""#) {
+                guard let name = line.split(separator: "{").first, let value = line.split(separator: " ").last.flatMap({ Double($0) }) else { continue }
+                values[String(name)] = value
             }
-            #expect(value("perennial_subscriptions_active_count").flatMap(Double.init) == 5)
-            #expect(value("perennial_trials_active_count").flatMap(Double.init) == 0)
-            #expect(value("perennial_mrr_gross_currency").flatMap(Double.init) == 40)
-            #expect(value("perennial_mrr_proceeds_currency").flatMap(Double.init) == 28)
+            return values
+        }
+        // On March 31 at noon: A, B, D, F and G paid; MRR 40.00 (G's price unknown); A's auto-renew off.
+        try await harness(now: P.at(3, 31, 12)).test { client in
+            let values = try await gauges(client)
+            #expect(values["perennial_subscriptions_active_count"] == 5 && values["perennial_trials_active_count"] == 0)
+            #expect(values["perennial_mrr_gross_currency"] == 40 && values["perennial_mrr_proceeds_currency"] == 28)
+            #expect(values["perennial_subscriptions_auto_renew_off_count"] == 1 && values["perennial_mrr_at_risk_currency"] == 0)
+        }
+        // On March 5: D in billing retry, its 10.00 a month at risk.
+        try await harness(now: P.at(3, 5, 12)).test { client in
+            let values = try await gauges(client)
+            #expect(values["perennial_subscriptions_billing_retry_count"] == 1 && values["perennial_subscriptions_grace_period_count"] == 0)
+            #expect(values["perennial_mrr_at_risk_currency"] == 10)
         }
     }
 

@@ -73,12 +73,20 @@ public struct SubscriptionFacts: Sendable {
             productID: history[last].productID, stated: history[last].productType, inGroup: history[last].subscriptionGroupID != nil) == .autoRenewable
     }
 
-    /// The first period the customer paid for (not a trial, not family shared): where the cohort
-    /// starts and Apple's second year of commission is counted from.
     /// How long Apple retries a failed renewal in production before giving up: up to 60 days
     /// (`DID_FAIL_TO_RENEW`, App Store Server Notifications; ../shared/reference/appstore.md).
     static let billingRetryWindow: TimeInterval = 60 * 86_400
 
+    /// The Billing Grace Period of the history's app in production, from the catalog: Apple
+    /// shortens it in the sandbox, and says a grace period's end only while it lasts.
+    private func gracePeriod(of history: [Transaction]) -> TimeInterval? {
+        guard history[0].environment == .production else { return nil }
+        let app = catalog.apps.count == 1 ? catalog.apps.first : catalog.apps.first { $0.bundleID == history[0].bundleID }
+        return app?.billingGracePeriodDays.map { TimeInterval($0) * 86_400 }
+    }
+
+    /// The first period the customer paid for (not a trial, not family shared): where the cohort
+    /// starts and Apple's second year of commission is counted from.
     private static func firstPaid(_ history: [Transaction]) -> Int? {
         history.indices.first { !isTrial(history, at: $0) && history[$0].ownership != .familyShared }
     }
@@ -190,7 +198,7 @@ public struct SubscriptionFacts: Sendable {
                 } else if nextStart > paidEnd {
                     if nextStep == .billingRecovery {
                         writer.count(.billingIssue, on: paidEnd)
-                        writer.span(.retryChange, from: paidEnd, to: nextStart)
+                        writer.pastBillingTrouble(from: paidEnd, to: nextStart, grace: gracePeriod(of: history))
                         if let atRisk = nextMRR ?? currentMRR {
                             writer.moneySpan(.mrrAtRiskChange, atRisk.monthly, atRisk.currency, from: paidEnd, to: nextStart)
                         }
@@ -203,7 +211,7 @@ public struct SubscriptionFacts: Sendable {
             } else {
                 addEnding(
                     purchasedAt: start, at: paidEnd, committedUntil: history[index].commitmentContinuesUntil, info: ledger.renewalInfo,
-                    runStarted: runStart(), atRisk: currentMRR, with: &writer)
+                    runStarted: runStart(), atRisk: currentMRR, grace: gracePeriod(of: history), with: &writer)
             }
         }
 
@@ -268,7 +276,7 @@ public struct SubscriptionFacts: Sendable {
     /// `atRisk` is the period's MRR, what a failed renewal puts at risk.
     private func addEnding(
         purchasedAt purchaseDate: Date, at periodEnd: Date, committedUntil: Date?, info: RenewalInfo?, runStarted: Date?, atRisk: MRRSpan?,
-        with writer: inout Writer
+        grace: TimeInterval?, with writer: inout Writer
     ) {
         let current = info.flatMap { $0.provenance.versionDate >= purchaseDate ? $0 : nil }
         let end = current?.expirationReason == .billingError ? periodEnd : committedUntil ?? periodEnd
@@ -285,7 +293,7 @@ public struct SubscriptionFacts: Sendable {
             // import or a late reconciliation) does not say the retry lasted until it was signed.
             let retryEnd = min(current.provenance.versionDate, periodEnd.addingTimeInterval(Self.billingRetryWindow))
             writer.count(.billingIssue, on: periodEnd)
-            writer.span(.retryChange, from: periodEnd, to: retryEnd)
+            writer.pastBillingTrouble(from: periodEnd, to: retryEnd, grace: grace)
             if let atRisk { writer.moneySpan(.mrrAtRiskChange, atRisk.monthly, atRisk.currency, from: periodEnd, to: retryEnd) }
         }
         let autoRenewOff = current?.autoRenewPreference == false
@@ -305,8 +313,9 @@ public struct SubscriptionFacts: Sendable {
         }
     }
 
-    /// One paid period's share of MRR: from the day it starts to the day it ends, a month's worth
-    /// of its price in its currency, under its product and storefront.
+    /// One paid period's share of MRR: from the day it starts to the day it ends (the same day, for
+    /// a period shorter than a day), a month's worth of its price in its currency, under its
+    /// product and storefront.
     struct MRRSpan {
         var startDay: Int
         var endDay: Int
@@ -323,7 +332,7 @@ public struct SubscriptionFacts: Sendable {
     }
 
     /// The MRR span of `history[index]`; nil for a trial, a family shared period, an unknown price
-    /// or length, or a period that starts and ends on one day (no MRR counter changes).
+    /// or length, or a period that ends as it starts.
     private func mrrSpan(of history: [Transaction], at index: Int) -> MRRSpan? {
         guard !Self.isTrial(history, at: index), history[index].ownership != .familyShared,
             let price = history[index].price ?? catalog.prices.price(productID: history[index].productID, storefront: history[index].storefront),
@@ -333,11 +342,9 @@ public struct SubscriptionFacts: Sendable {
         var end = max(start, history[index].expiresDate ?? start)
         if let revoked = history[index].revocation?.date, revoked < end { end = max(start, revoked) }
         if index + 1 < history.count, history[index + 1].purchaseDate < end { end = max(start, history[index + 1].purchaseDate) }
-        let startDay = AnalyticsCounters.day(of: start)
-        let endDay = AnalyticsCounters.day(of: end)
-        guard startDay < endDay else { return nil }
+        guard start < end else { return nil }
         return MRRSpan(
-            startDay: startDay, endDay: endDay, start: start, end: end, monthly: monthly, currency: price.currency,
+            startDay: AnalyticsCounters.day(of: start), endDay: AnalyticsCounters.day(of: end), start: start, end: end, monthly: monthly, currency: price.currency,
             productID: history[index].productID, storefront: history[index].storefront)
     }
 
@@ -446,6 +453,14 @@ public struct SubscriptionFacts: Sendable {
             schedule(milliUnits, segment, metric, at: date)
         }
 
+        /// A failed renewal's time without service that has ended: its first `grace` (the app's
+        /// Billing Grace Period, when it has one) in grace, the rest in billing retry.
+        mutating func pastBillingTrouble(from start: Date, to end: Date, grace: TimeInterval?) {
+            let graceEnd = min(end, start.addingTimeInterval(grace ?? 0))
+            span(.graceChange, from: start, to: graceEnd)
+            span(.retryChange, from: graceEnd, to: end)
+        }
+
         /// A churn, and whether the run of paid periods it ends began in the same day, week or month.
         mutating func churn(_ metric: AnalyticsMetric, on date: Date, runStarted: Date) {
             count(metric, on: date)
@@ -469,10 +484,13 @@ public struct SubscriptionFacts: Sendable {
         mutating func moneySpan(_ metric: AnalyticsMetric, _ amount: Int64, _ currency: String, from start: Date, to end: Date) {
             let first = AnalyticsCounters.day(of: start)
             let last = AnalyticsCounters.day(of: end)
-            guard first < last else { return }
+            guard start < end else { return }
             let segment = segment(currency)
+            // A span within one day changes no day's counter, yet it is live until its end: the
+            // sandbox's five-minute months, a period refunded the day it began.
             schedule(amount, segment, metric, at: start)
             schedule(-amount, segment, metric, at: end)
+            guard first < last else { return }
             if let ended = pendingEnds.firstIndex(where: { $0.segment == segment && $0.metric == metric && $0.day == first }) {
                 pendingEnds[ended].amount += amount * sign
                 if pendingEnds[ended].amount == 0 { pendingEnds.remove(at: ended) }

@@ -73,6 +73,7 @@ private struct CatalogFile: Decodable {
     struct AppEntry: Decodable {
         var bundleId: String
         var appAppleId: Int64?
+        var billingGracePeriodDays: Int?
     }
     struct GroupEntry: Decodable {
         var id: String
@@ -112,7 +113,13 @@ private struct CatalogFile: Decodable {
     var entitlements: [EntitlementEntry]?
 
     func catalog() throws(CatalogError) -> Catalog {
-        let catalogApps = apps.map { App(bundleID: $0.bundleId, appAppleID: $0.appAppleId) }
+        var catalogApps: [App] = []
+        for entry in apps {
+            if let days = entry.billingGracePeriodDays, ![3, 16, 28].contains(days) {
+                throw .malformed(path: "apps[\(entry.bundleId)].billingGracePeriodDays", reason: "App Store Connect offers 3, 16 or 28 days, not \(days)")
+            }
+            catalogApps.append(App(bundleID: entry.bundleId, appAppleID: entry.appAppleId, billingGracePeriodDays: entry.billingGracePeriodDays))
+        }
         // Duplicates are left for the catalog's own validation to name.
         let bundleIDs = Set(catalogApps.map(\.bundleID))
         func app(_ bundleID: String?, for item: String) throws(CatalogError) -> String {

@@ -139,11 +139,12 @@ struct DashboardRoutes: Sendable {
             throw APIError.notFound(apps.isEmpty ? "no app is configured" : "no app \(parameters["app"] ?? "") is configured")
         }
         let range = parameters["range"].flatMap(OverviewPage.Range.init(rawValue:)) ?? .days30
+        let breakdown = parameters["breakdown"].flatMap(AnalyticsBreakdown.init(rawValue:)) ?? .none
         let environment = try AnalyticsRoutes.environment(parameters["environment"], default: app.analyticsEnvironment)
         let today = dependencies.clock.now
         let query = AnalyticsQuery(
             appID: app.id, environment: environment, from: today.addingTimeInterval(-Double(range.days - 1) * 86_400), through: today,
-            granularity: range.granularity)
+            granularity: range.granularity, breakdown: breakdown)
         let report = try await dependencies.analytics.report(query)
         let refunds = try await dependencies.storage.consumptionRequests(appBundleID: app.bundleID, limit: 20).filter { $0.environment == environment }
         return DashboardPage(

@@ -3,7 +3,8 @@ import PerennialCore
 import PerennialStorage
 
 /// The overview of one app over a range: KPI tiles with the change over the range just before,
-/// the charts over time, and the cohort table as a heat map — all from one ``AnalyticsReport``.
+/// the charts over time, the range split by product, group or storefront when asked, and the
+/// cohort table as a heat map — all from one ``AnalyticsReport``.
 struct OverviewPage: Sendable {
     /// The ranges the overview offers, as days ending today, and the bucket each is drawn in.
     enum Range: String, CaseIterable, Sendable {
@@ -49,14 +50,19 @@ struct OverviewPage: Sendable {
             [AppStoreEnvironment.production, .sandbox].map {
                 "<option\($0 == query.environment ? " selected" : "")>\($0.rawValue)</option>"
             })
+        let breakdownOptions = HTML.join(
+            AnalyticsBreakdown.allCases.map {
+                "<option value=\"\($0.rawValue)\"\($0 == query.breakdown ? " selected" : "")>\(Self.breakdownLabel($0))</option>"
+            })
         return """
             <h1>Overview</h1>
             <form class="row" method="get" action="/dashboard">
             <select name="app" aria-label="App">\(appOptions)</select>
             <select name="environment" aria-label="Environment">\(environmentOptions)</select>
-            <select name="range" aria-label="Range">\(rangeOptions)</select><button type="submit">Show</button></form>
-            <p class="muted">\(DashboardFormat.day(query.from)) to \(DashboardFormat.day(query.through)) (UTC), compared with the \(range.label) before. Amounts in \(report.currency).</p>\(leftOut)
-            <div class="tiles">\(tiles)</div>
+            <select name="range" aria-label="Range">\(rangeOptions)</select>
+            <select name="breakdown" aria-label="Breakdown">\(breakdownOptions)</select><button type="submit">Show</button></form>
+            <p class="muted">\(DashboardFormat.day(query.from)) to now, \(DashboardFormat.instant(report.asOf)) (UTC), compared with the \(range.label) before. Amounts in \(report.currency).</p>\(leftOut)
+            <div class="tiles">\(tiles)</div>\(breakdownTable)
             <h2>Over time</h2><div class="charts">\(charts)</div>
             <h2>Cohorts</h2>\(cohorts)
             <h2>Refund requests</h2>\(refunds)
@@ -111,14 +117,79 @@ struct OverviewPage: Sendable {
             Self.tile("New trials", DashboardFormat.count(now.newTrials), Self.change(Double(now.newTrials), Double(before.newTrials))),
             Self.tile("Trial conversion", DashboardFormat.percent(now.trialConversionRate),
                 Self.pointChange(now.trialConversionRate, before.trialConversionRate)),
-            Self.tile("Churn rate", DashboardFormat.percent(now.churnRate), Self.pointChange(now.churnRate, before.churnRate, upIsGood: false)),
+            Self.tile(
+                "ARR", DashboardFormat.money(now.arrGross, currency: currency), Self.change(Double(now.arrGross), Double(before.arrGross)),
+                note: "twelve times MRR"),
+            Self.tile(
+                "Net MRR movement", DashboardFormat.money(now.mrrNetMovement, currency: currency),
+                Self.change(Double(now.mrrNetMovement), Double(before.mrrNetMovement)),
+                note: "new \(DashboardFormat.money(now.mrrNew, currency: currency)), expansion \(DashboardFormat.money(now.mrrExpansion, currency: currency)), "
+                    + "reactivation \(DashboardFormat.money(now.mrrReactivation, currency: currency)), "
+                    + "contraction \(DashboardFormat.money(now.mrrContraction, currency: currency)), churned \(DashboardFormat.money(now.mrrChurned, currency: currency))"),
+            Self.tile("Churn rate", DashboardFormat.percent(now.churnRate), Self.pointChange(now.churnRate, before.churnRate, upIsGood: false),
+                note: "of those active at the start of each \(report.query.granularity.rawValue)"),
+            Self.tile(
+                "Scheduled churn", DashboardFormat.count(now.autoRenewOff), Self.change(Double(now.autoRenewOff), Double(before.autoRenewOff), upIsGood: false),
+                note: "paid subscriptions with auto-renew off; \(now.trialsAutoRenewOff) trials, \(now.trialCancellations) trials cancelled in the range"),
+            Self.tile(
+                "Billing issues", DashboardFormat.count(now.billingIssues), Self.change(Double(now.billingIssues), Double(before.billingIssues), upIsGood: false),
+                note: "\(now.billingRetryRecoveries) recovered (\(DashboardFormat.percent(now.billingRecoveryRate))); "
+                    + "\(now.inGracePeriod) in grace and \(now.inBillingRetry) in billing retry now"),
+            Self.tile(
+                "Revenue at risk", DashboardFormat.money(now.mrrAtRisk, currency: currency),
+                Self.change(Double(now.mrrAtRisk), Double(before.mrrAtRisk), upIsGood: false), note: "MRR of the subscriptions in grace or billing retry"),
             Self.tile("Revenue", DashboardFormat.money(now.revenueGross, currency: currency),
                 Self.change(Double(now.revenueGross), Double(before.revenueGross)),
                 note: now.chargesPriceUnknown == 0 ? nil : "and \(now.chargesPriceUnknown) charges whose price is unknown"),
             Self.tile("Refunds", DashboardFormat.money(now.refundsGross, currency: currency),
                 Self.change(Double(now.refundsGross), Double(before.refundsGross), upIsGood: false),
                 note: now.refundsPriceUnknown == 0 ? nil : "and \(now.refundsPriceUnknown) refunds whose price is unknown"),
+            Self.tile("Net revenue", DashboardFormat.money(now.netRevenueGross, currency: currency),
+                Self.change(Double(now.netRevenueGross), Double(before.netRevenueGross)), note: "revenue less refunds"),
         ])
+    }
+
+    // MARK: Breakdown
+
+    private static func breakdownLabel(_ breakdown: AnalyticsBreakdown) -> String {
+        switch breakdown {
+        case .none: "All together"
+        case .product: "By product"
+        case .subscriptionGroup: "By subscription group"
+        case .storefront: "By storefront"
+        }
+    }
+
+    /// The range's figures per segment, when a breakdown is chosen.
+    private var breakdownTable: HTML {
+        let breakdown = report.query.breakdown
+        guard breakdown != .none else { return "" }
+        let currency = report.currency
+        let rows = report.segments.filter { $0.key != nil }.map { segment -> HTML in
+            let total = segment.total
+            let cells: [String] = [
+                DashboardFormat.count(total.activeSubscriptions), DashboardFormat.money(total.mrrGross, currency: currency),
+                DashboardFormat.count(total.newPaidSubscriptions), DashboardFormat.count(total.churn), DashboardFormat.percent(total.churnRate),
+                DashboardFormat.money(total.revenueGross, currency: currency), DashboardFormat.money(total.netRevenueGross, currency: currency),
+            ]
+            let key = segment.key.map { $0.isEmpty ? "(not said)" : $0 } ?? ""
+            let numbers: [HTML] = cells.map { value -> HTML in "<td class=\"num\">\(value)</td>" }
+            return "<tr><td>\(key)</td>\(HTML.join(numbers))</tr>"
+        }
+        let names = ["Active", "MRR", "New paid", "Churn", "Churn rate", "Revenue", "Net revenue"]
+        let head: [HTML] = names.map { name -> HTML in "<th class=\"num\">\(name)</th>" }
+        let empty: HTML = "<tr><td colspan=\"8\" class=\"muted\">Nothing in this range.</td></tr>"
+        let body: HTML = rows.isEmpty ? empty : HTML.join(rows)
+        let segmentName: String = switch breakdown {
+        case .storefront: "Storefront"
+        case .product: "Product"
+        case .none, .subscriptionGroup: "Group"
+        }
+        return """
+            <h2>\(Self.breakdownLabel(breakdown))</h2>
+            <div class="scroll"><table><thead><tr><th>\(segmentName)</th>\(HTML.join(head))</tr></thead>\
+            <tbody>\(body)</tbody></table></div>
+            """
     }
 
     private static func tile(_ label: String, _ value: String, _ change: HTML, note: String? = nil) -> HTML {
@@ -183,6 +254,15 @@ struct OverviewPage: Sendable {
                     series("Billing", "#bc4c00") { Double($0.churnInvoluntary) },
                     series("Other", "#6e7781") { Double($0.churnOther) },
                 ], format: count),
+            SVGChart(
+                caption: "MRR movement (\(report.currency))", dates: dates,
+                series: [
+                    series("New", "#1f6feb") { Double($0.mrrNew) },
+                    series("Expansion", "#1a7f37") { Double($0.mrrExpansion) },
+                    series("Reactivation", "#8250df") { Double($0.mrrReactivation) },
+                    series("Contraction", "#9a6700") { Double($0.mrrContraction) },
+                    series("Churned", "#cf222e") { Double($0.mrrChurned) },
+                ], format: money, floor: 4000),
             SVGChart(
                 caption: "Revenue and refunds (\(report.currency))", dates: dates,
                 series: [

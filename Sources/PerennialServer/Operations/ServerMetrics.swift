@@ -75,27 +75,26 @@ public struct ServerMetrics: Sendable {
         ).increment()
     }
 
-    /// One app's current subscribers and MRR (docs/analytics.md, at the end of the current UTC
-    /// day), read at scrape time from the analytics counters; MRR in units (not milli-units) of
-    /// the app's reporting currency.
+    /// One app's current subscribers and MRR (docs/analytics.md, at the present instant), read at
+    /// scrape time from the analytics counters; money in units (not milli-units) of the app's
+    /// reporting currency.
     func setSubscribers(app: String, environment: String, currency: String, figures: AnalyticsFigures) {
         let labels = [("app", app), ("environment", environment)]
-        registry.makeGauge(
-            descriptor: Self.name("subscriptions_active", unit: "count", help: "Subscriptions in a paid period, by app and environment"),
-            labels: labels
-        ).set(to: Double(figures.activeSubscriptions))
-        registry.makeGauge(
-            descriptor: Self.name("trials_active", unit: "count", help: "Subscriptions in a free trial, by app and environment"),
-            labels: labels
-        ).set(to: Double(figures.activeTrials))
-        registry.makeGauge(
-            descriptor: Self.name("mrr_gross", unit: "currency", help: "Monthly recurring revenue before Apple's commission, in the app's reporting currency"),
-            labels: labels + [("currency", currency)]
-        ).set(to: Double(figures.mrrGross) / 1000)
-        registry.makeGauge(
-            descriptor: Self.name("mrr_proceeds", unit: "currency", help: "Monthly recurring revenue after Apple's commission, in the app's reporting currency"),
-            labels: labels + [("currency", currency)]
-        ).set(to: Double(figures.mrrProceeds) / 1000)
+        let gauges: [(name: String, unit: String, help: String, value: Double, isMoney: Bool)] = [
+            ("subscriptions_active", "count", "Subscriptions in a paid period, by app and environment", Double(figures.activeSubscriptions), false),
+            ("trials_active", "count", "Subscriptions in a free trial, by app and environment", Double(figures.activeTrials), false),
+            ("subscriptions_grace_period", "count", "Subscriptions in a billing grace period", Double(figures.inGracePeriod), false),
+            ("subscriptions_billing_retry", "count", "Subscriptions in billing retry, without service", Double(figures.inBillingRetry), false),
+            ("subscriptions_auto_renew_off", "count", "Paid subscriptions with auto-renew off: scheduled churn", Double(figures.autoRenewOff), false),
+            ("mrr_gross", "currency", "Monthly recurring revenue before Apple's commission, in the app's reporting currency", Double(figures.mrrGross) / 1000, true),
+            ("mrr_proceeds", "currency", "Monthly recurring revenue after Apple's commission, in the app's reporting currency", Double(figures.mrrProceeds) / 1000, true),
+            ("mrr_at_risk", "currency", "Gross MRR of the subscriptions in a grace period or billing retry", Double(figures.mrrAtRisk) / 1000, true),
+        ]
+        for gauge in gauges {
+            registry.makeGauge(
+                descriptor: Self.name(gauge.name, unit: gauge.unit, help: gauge.help), labels: gauge.isMoney ? labels + [("currency", currency)] : labels
+            ).set(to: gauge.value)
+        }
     }
 
     /// The age of the oldest undelivered outbox event, 0 when none waits.

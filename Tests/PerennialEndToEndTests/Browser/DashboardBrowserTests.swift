@@ -39,7 +39,18 @@ struct DashboardBrowserTests {
         try await browser.navigating({ $0 == "/dashboard" }) { try await browser.pressEnter() }
         let overview = try await browser.visibleText()
         #expect(overview.contains("Overview") && overview.contains("Active subscriptions") && overview.contains("Cohorts"))
-        #expect(try await browser.evaluate("document.querySelectorAll('svg').length") as? Int == 6)
+        #expect(try await browser.evaluate("document.querySelectorAll('svg').length") as? Int == 7)
+        #expect(overview.contains("Net MRR movement") && overview.contains("Scheduled churn") && overview.contains("Revenue at risk"))
+
+        // The breakdown selector splits the range: both users bought the standard monthly plan.
+        _ = try await browser.evaluate("document.querySelector('select[name=breakdown]').value = 'product'")
+        try await browser.navigating({ $0.contains("breakdown=product") }) { try await browser.click("form.row button") }
+        let byProduct = try await browser.visibleText()
+        #expect(byProduct.contains("By product") && byProduct.contains(LiveCatalog.standardMonthly), "\(byProduct)")
+        // Its row: both active now (the sandbox's short periods included), both new paid.
+        let row = try await browser.evaluate("[...document.querySelectorAll('.scroll table tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+        let cells = try #require((row as? [[String]])?.first { $0.first == LiveCatalog.standardMonthly })
+        #expect(cells[1] == "2" && cells[3] == "2", "\(cells)")
         #expect(try await browser.evaluate("document.cookie") as? String == "")
         let cookie = try #require(try await browser.cookies(for: dashboard).first { $0["name"] as? String == "perennial_session" })
         #expect(cookie["httpOnly"] as? Bool == true)

@@ -125,10 +125,13 @@ import Testing
             let page = try await dashboard.get("/dashboard?range=90d&environment=Sandbox")
             #expect(page.status == .ok)
             let html = page.text
-            for tile in ["MRR", "Active subscriptions", "Active trials", "Trial conversion", "Churn rate", "Revenue", "Refunds"] {
+            for tile in [
+                "MRR", "ARR", "Net MRR movement", "Active subscriptions", "Active trials", "Trial conversion", "Churn rate", "Scheduled churn",
+                "Billing issues", "Revenue at risk", "Revenue", "Refunds", "Net revenue",
+            ] {
                 #expect(html.contains("<div class=\"label\">\(tile)</div>"), "tile \(tile)")
             }
-            #expect(html.components(separatedBy: "<svg ").count - 1 == 6)
+            #expect(html.components(separatedBy: "<svg ").count - 1 == 7)
             #expect(!html.contains("<script"))
             #expect(html.contains("<option value=\"90d\" selected>"))
             #expect(html.contains("<option selected>Sandbox</option>"))
