@@ -53,12 +53,20 @@ import Testing
             let month: String
             let size: Int
             let retained: [Int?]
+            let revenue: [Int?]
+        }
+        struct Renewal: Decodable {
+            let period: Int
+            let due: Int
+            let renewed: Int
+            let rate: Double?
         }
         let environment: String
         let currency: String
         let segments: [Segment]
         let previousTotal: [String: Double?]
         let cohorts: [Cohort]
+        let renewals: [Renewal]
     }
 
     private func get(_ client: any TestClientProtocol, _ query: String) async throws -> Report {
@@ -135,6 +143,33 @@ import Testing
             // E's 10.00 a month at risk from February 5 until Apple gave up on February 20.
             let days = try await get(client, "from=2026-02-04&through=2026-02-21").segments[0].points.map { $0.figures["mrrAtRisk"] ?? nil }
             #expect(days == [0] + Array(repeating: 10_000, count: 15) + [0, 0])
+        }
+    }
+
+    /// Customers, paying customers, ARPU and ARPPU by month, renewals by their period's number,
+    /// and the cohorts' realized LTV, derived by hand in docs/analytics.md.
+    @Test func customersRenewalsAndLifetimeValueMatchTheHandDerivedOnes() async throws {
+        try await harness().test { client in
+            let report = try await get(client, "from=2026-01-01&through=2026-03-31&granularity=month")
+            let months = report.segments[0].points.map(\.figures)
+            func figure(_ name: String) -> [Double?] { months.map { $0[name] ?? nil } }
+            // January: A's trial, B, C, E, F entered and all but A's trial were charged. February:
+            // five active at its start, D and G entered; A, C, D, G charged. March: five active at
+            // its start, F came back (D's recovery follows its own March 1 end); A, D, F, G charged.
+            #expect(figure("customers") == [5, 7, 6] && figure("payingCustomers") == [5, 4, 4])
+            #expect(figure("arpu") == [32_000, 4_285, 5_000] && figure("arppu") == [32_000, 7_500, 7_500])
+            let total = report.segments[0].total
+            #expect(total["customers"] == 18 && total["payingCustomers"] == 13 && total["arpu"] == 12_222 && total["arppu"] == 16_923)
+            // Through June 15: first periods due A2, C1, D1, E1, F1, F2, G1 (A2, C1, D1, G1
+            // renewed); second A3, D2, G2 (A3 renewed); third A4.
+            let whole = try await get(client, "from=2026-01-01&through=2026-06-15&granularity=month")
+            #expect(whole.renewals.map(\.period) == [1, 2, 3, 4, 5])
+            #expect(whole.renewals.map(\.due) == [7, 3, 1, 0, 0] && whole.renewals.map(\.renewed) == [4, 1, 0, 0, 0])
+            #expect(whole.renewals[0].rate == 4.0 / 7.0 && whole.renewals[3].rate == nil)
+            // January's cohort: 160.00 in its first month (B's year among it), A's and F's 10.00
+            // (C's second month refunded), then A's third month; February's: D twice (G's price unknown).
+            #expect(whole.cohorts[0].revenue == [160_000, 180_000, 190_000, 190_000] + Array(repeating: nil, count: 8))
+            #expect(whole.cohorts[1].revenue == [10_000, 20_000, 20_000] + Array(repeating: nil, count: 9))
         }
     }
 
@@ -292,7 +327,8 @@ import Testing
             #expect(lines[1].hasPrefix(",2026-01-01,2026-02-01,5,0,0,0,50000,"))
             let cohorts = try await client.execute(
                 uri: "/admin/v1/apps/analytics/metrics/cohorts?from=2026-01-01&through=2026-01-31", method: .get, headers: headers)
-            #expect(cohorts.text == "month,size,retained1,retained2,retained3,retained4,retained5,retained6,retained7,retained8,retained9,retained10,retained11,retained12\n2026-01-01,5,3,3,1,1,,,,,,,,\n")
+            let header = "month,size," + (1...12).map { "retained\($0)" }.joined(separator: ",") + "," + (1...12).map { "revenue\($0)" }.joined(separator: ",")
+            #expect(cohorts.text == header + "\n2026-01-01,5,3,3,1,1,,,,,,,,,160000,180000,190000,190000,,,,,,,,\n")
         }
     }
 

@@ -35,6 +35,17 @@ public struct AnalyticsMetric: RawRepresentable, Sendable, Hashable, Comparable,
     public static let revenueProceeds = Self(rawValue: 11)
     public static let revenueProceedsSmallBusiness = Self(rawValue: 12)
     public static let chargePriceUnknown = Self(rawValue: 13)
+    /// A subscription's first charge in a UTC day, ISO week or calendar month: summed over a
+    /// bucket that is that period, the paying customers (distinct subscriptions charged).
+    public static let payingInDay = Self(rawValue: 14)
+    public static let payingInWeek = Self(rawValue: 15)
+    public static let payingInMonth = Self(rawValue: 16)
+    /// A subscription becoming active (a trial or a paid period after time without either) for
+    /// the first time in a day, week or month in which it had not been active before: with the
+    /// actives and trials at a bucket's start, the customers of the bucket.
+    public static let customerEnteredDay = Self(rawValue: 17)
+    public static let customerEnteredWeek = Self(rawValue: 18)
+    public static let customerEnteredMonth = Self(rawValue: 19)
     public static let newTrial = Self(rawValue: 20)
     public static let trialEnded = Self(rawValue: 21)
     public static let trialConverted = Self(rawValue: 22)
@@ -59,6 +70,22 @@ public struct AnalyticsMetric: RawRepresentable, Sendable, Hashable, Comparable,
     public static let refundProceeds = Self(rawValue: 42)
     public static let refundProceedsSmallBusiness = Self(rawValue: 43)
     public static let refundPriceUnknown = Self(rawValue: 44)
+    /// Of the paid periods whose renewal was due (their end, unless refunded or replaced by a
+    /// plan change), by their number in their run of paid periods (1…4, then 5 for the fifth and
+    /// later), on the day it was due; and of those, the ones renewed (on time or after billing
+    /// retry), on the same day.
+    public static func renewalDue(period: Int) -> Self { Self(rawValue: 62 + min(max(period, 1), renewalPeriods)) }
+    public static func renewed(period: Int) -> Self { Self(rawValue: 44 + min(max(period, 1), renewalPeriods)) }
+    /// The periods counted apart by ``renewalDue(period:)``: the last stands for itself and later.
+    public static let renewalPeriods = 5
+
+    /// Of a cohort, the gross revenue (less its refunds) charged in month `month` (0…11) after
+    /// the first paid period's start; on the cohort month's first day: realized LTV.
+    public static func cohortRevenue(month: Int) -> Self { Self(rawValue: 85 + month) }
+
+    /// For a cohort revenue counter, its month (0…11).
+    public var cohortRevenueMonth: Int? { (85...96).contains(rawValue) ? rawValue - 85 : nil }
+
     /// MRR movement (gross, milli-units, each a positive amount): what a new subscription, a
     /// change of price or plan, a churn and a reactivation add to or take from MRR, on the day
     /// MRR changes. Their net is exactly the change of ``mrrGrossChange``'s level.

@@ -172,6 +172,8 @@ public struct SubscriptionFacts: Sendable {
                 if let currentMRR {
                     addMovement(of: currentMRR, after: previousMRR, before: nextMRR, isFirstPaid: index == firstPaidPeriod, with: &writer)
                 }
+                if history[index].ownership != .familyShared { countPayingCustomer(history, at: index, with: &writer) }
+                countRenewalDue(history, at: index, revokedInPeriod: revocation.map { $0.date < paidEnd } ?? false, with: &writer)
                 if index == firstPaidPeriod {
                     writer.count(.newPaid, on: start)
                 } else if let step = index > 0 ? TransactionStep(history, at: index) : nil {
@@ -182,6 +184,7 @@ public struct SubscriptionFacts: Sendable {
                     }
                 }
             }
+            countCustomerEntering(history, at: index, with: &writer)
             if index > 0, TransactionStep(history, at: index) == .billingRecovery {
                 writer.count(.billingRetryRecovery, on: start)
             }
@@ -191,7 +194,7 @@ public struct SubscriptionFacts: Sendable {
                 revocation.date < paidEnd && (nextStart.map { revocation.date < $0 } ?? true)
             } ?? false
             // Where the run of paid periods this one ends began; looked up only when it churns.
-            func runStart() -> Date? { isTrial ? nil : Self.runStart(history, endingAt: index) }
+            func runStart() -> Date? { isTrial ? nil : history[Self.runStart(history, endingAt: index)].purchaseDate }
             if let nextStart {
                 if revokedInPeriod, let runStart = runStart() {
                     writer.churn(.churnOther, on: end, runStarted: runStart)
@@ -227,6 +230,82 @@ public struct SubscriptionFacts: Sendable {
                     writer.count(.cohortRetained(after: months), on: cohort)
                 }
             }
+            addCohortRevenue(history, from: firstPaid, on: cohort, with: &writer)
+        }
+    }
+
+    /// Realized LTV: each charge of the cohort's first twelve months, less its refund, by the
+    /// month after the first paid start it fell in.
+    private func addCohortRevenue(_ history: [Transaction], from firstPaid: Int, on cohort: Date, with writer: inout Writer) {
+        let firstStart = history[firstPaid].purchaseDate
+        var month = 0
+        var monthEnd = UTCCalendar.adding(months: 1, to: firstStart)
+        for index in firstPaid..<history.count where !Self.isTrial(history, at: index) && history[index].ownership != .familyShared {
+            let start = history[index].purchaseDate
+            while month < 12, start >= monthEnd {
+                month += 1
+                monthEnd = UTCCalendar.adding(months: month + 1, to: firstStart)
+            }
+            guard month < 12 else { return }
+            guard let price = history[index].price ?? catalog.prices.price(productID: history[index].productID, storefront: history[index].storefront)
+            else { continue }
+            writer.money(.cohortRevenue(month: month), price.milliUnits - Self.refunded(price.milliUnits, by: history[index].revocation), price.currency, on: cohort)
+        }
+    }
+
+    /// What a revocation paid back of `milliUnits`: all of it, a prorated refund's share, or
+    /// nothing (a family member losing access is no refund).
+    private static func refunded(_ milliUnits: Int64, by revocation: Revocation?) -> Int64 {
+        guard let revocation, revocation.type != .familyRevoke else { return 0 }
+        if revocation.type == .refundProrated, let percentage = revocation.percentage { return milliUnits * Int64(percentage) / 100_000 }
+        return milliUnits
+    }
+
+    /// Marks a charge that is its subscription's first in its day, week or month.
+    private func countPayingCustomer(_ history: [Transaction], at index: Int, with writer: inout Writer) {
+        var previous = index - 1
+        while previous >= 0, Self.isTrial(history, at: previous) || history[previous].ownership == .familyShared { previous -= 1 }
+        let day = AnalyticsCounters.day(of: history[index].purchaseDate)
+        let before = previous >= 0 ? AnalyticsCounters.day(of: history[previous].purchaseDate) : nil
+        let start = history[index].purchaseDate
+        if before != day { writer.count(.payingInDay, on: start) }
+        if before.map(UTCCalendar.weekStart(of:)) != UTCCalendar.weekStart(of: day) { writer.count(.payingInWeek, on: start) }
+        if before.map(UTCCalendar.monthStart(of:)) != UTCCalendar.monthStart(of: day) { writer.count(.payingInMonth, on: start) }
+    }
+
+    /// Marks a period that starts after time without a trial or paid period, when the
+    /// subscription had not been active earlier in that day, week or month.
+    private func countCustomerEntering(_ history: [Transaction], at index: Int, with writer: inout Writer) {
+        let start = history[index].purchaseDate
+        var previousEnd: Date?
+        if index > 0 {
+            var end = max(history[index - 1].purchaseDate, history[index - 1].expiresDate ?? history[index - 1].purchaseDate)
+            if let revoked = history[index - 1].revocation?.date, revoked < end { end = max(history[index - 1].purchaseDate, revoked) }
+            guard end < start else { return }
+            previousEnd = end
+        }
+        let day = AnalyticsCounters.day(of: start)
+        // Active at or after a period's first instant: already a customer of that period.
+        func wasActive(since periodStart: Int) -> Bool { previousEnd.map { $0 > AnalyticsCounters.start(ofDay: periodStart) } ?? false }
+        if !wasActive(since: day) { writer.count(.customerEnteredDay, on: start) }
+        if !wasActive(since: UTCCalendar.weekStart(of: day)) { writer.count(.customerEnteredWeek, on: start) }
+        if !wasActive(since: UTCCalendar.monthStart(of: day)) { writer.count(.customerEnteredMonth, on: start) }
+    }
+
+    /// Counts the renewal due at a paid period's end (none when it was refunded or replaced by a
+    /// plan change before its end), by the period's number in its run, and whether it came.
+    /// Whether a plan change replaced it is read from the next period's start, not from
+    /// `isUpgraded`, which only some versions of the record carry.
+    private func countRenewalDue(_ history: [Transaction], at index: Int, revokedInPeriod: Bool, with writer: inout Writer) {
+        guard !revokedInPeriod, let due = history[index].expiresDate else { return }
+        if index + 1 < history.count, history[index + 1].purchaseDate < due { return }
+        let number = index - Self.runStart(history, endingAt: index, atMost: AnalyticsMetric.renewalPeriods) + 1
+        writer.count(.renewalDue(period: number), on: due)
+        if index + 1 < history.count {
+            switch TransactionStep(history, at: index + 1) {
+            case .renewal, .billingRecovery: writer.count(.renewed(period: number), on: due)
+            case .first, .planChange, .resubscription, .afterGap: break
+            }
         }
     }
 
@@ -248,10 +327,7 @@ public struct SubscriptionFacts: Sendable {
         writer.money(.revenueProceeds, Self.proceeds(price.milliUnits, commission: commission), price.currency, on: start)
         writer.money(.revenueProceedsSmallBusiness, Self.proceeds(price.milliUnits, commission: 15), price.currency, on: start)
         if let revocation = history[index].revocation, revocation.type != .familyRevoke {
-            var refunded = price.milliUnits
-            if revocation.type == .refundProrated, let percentage = revocation.percentage {
-                refunded = price.milliUnits * Int64(percentage) / 100_000
-            }
+            let refunded = Self.refunded(price.milliUnits, by: revocation)
             writer.count(.refund, on: revocation.date)
             writer.money(.refundGross, refunded, price.currency, on: revocation.date)
             writer.money(.refundProceeds, Self.proceeds(refunded, commission: commission), price.currency, on: revocation.date)
@@ -373,17 +449,17 @@ public struct SubscriptionFacts: Sendable {
         }
     }
 
-    /// When the run of paid periods that `history[index]` ends began: renewals, recoveries and
-    /// plan changes continue a run, a trial before it or a gap (a resubscription) starts one.
-    private static func runStart(_ history: [Transaction], endingAt index: Int) -> Date {
+    /// Where the run of paid periods that `history[index]` ends began, looking back over at most
+    /// `limit` periods: renewals, recoveries and plan changes continue a run, a trial before it
+    /// or a gap (a resubscription) starts one.
+    private static func runStart(_ history: [Transaction], endingAt index: Int, atMost limit: Int = .max) -> Int {
         var first = index
-        while first > 0, !isTrial(history, at: first - 1) {
-            switch TransactionStep(history, at: first) {
-            case .renewal, .billingRecovery, .planChange: first -= 1
-            case .first, .resubscription, .afterGap: return history[first].purchaseDate
-            }
+        while index - first + 1 < limit, first > 0, !isTrial(history, at: first - 1) {
+            let step = TransactionStep(history, at: first)
+            guard step == .renewal || step == .billingRecovery || step == .planChange else { break }
+            first -= 1
         }
-        return history[first].purchaseDate
+        return first
     }
 
     /// A period's price as a month's worth: a year / 12, a week × 52 / 12 (a day-based period of

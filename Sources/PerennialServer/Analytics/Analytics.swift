@@ -77,9 +77,11 @@ public struct Analytics: Sendable {
                 }
                 value = converted
             }
-            if row.metric == .cohortSize || row.metric.cohortMonths != nil {
+            if row.metric == .cohortSize || row.metric.cohortMonths != nil || row.metric.cohortRevenueMonth != nil {
                 if row.day >= firstCohort {
-                    cohortCounts[row.day, default: Array(repeating: 0, count: 13)][row.metric.cohortMonths ?? 0] += value
+                    // Size, retained after 1…12 months, then revenue in months 0…11.
+                    let index = row.metric.cohortRevenueMonth.map { 13 + $0 } ?? row.metric.cohortMonths ?? 0
+                    cohortCounts[row.day, default: Array(repeating: 0, count: 25)][index] += value
                 }
                 continue
             }
@@ -104,7 +106,7 @@ public struct Analytics: Sendable {
                     start: AnalyticsCounters.start(ofDay: bucket.lowerBound), end: AnalyticsCounters.start(ofDay: bucket.upperBound),
                     figures: tally.figures(
                         from: bucket.lowerBound, to: bucket.upperBound, smallBusiness: smallBusiness,
-                        churnStartedInBucket: Self.churnStarted(in: bucket, granularity: query.granularity)))
+                        marks: Self.marks(of: bucket, granularity: query.granularity)))
             }
             segments.append(
                 AnalyticsReport.Segment(
@@ -115,38 +117,50 @@ public struct Analytics: Sendable {
             of: sealed[nil] ?? empty, from: previousFrom, through: fromDay - 1, granularity: query.granularity, smallBusiness: smallBusiness)
         return AnalyticsReport(
             query: query, asOf: now, currency: settings.reportingCurrency, segments: segments, previousTotal: previousTotal,
-            cohorts: cohorts(cohortCounts, from: firstCohort, through: throughDay), unconvertedCurrencies: unconverted.sorted())
+            cohorts: cohorts(cohortCounts, from: firstCohort, through: throughDay),
+            renewals: (1...AnalyticsMetric.renewalPeriods).map { period in
+                let tally = sealed[nil] ?? empty
+                return RenewalRow(
+                    period: period, due: Int(tally.sum(.renewalDue(period: period), from: fromDay, to: throughDay + 1)),
+                    renewed: Int(tally.sum(.renewed(period: period), from: fromDay, to: throughDay + 1)))
+            }, unconvertedCurrencies: unconverted.sorted())
     }
 
-    /// The figures of a range as one bucket, its churn rate the average over the range's buckets
-    /// whose start is their period's (a day, a week's Monday, a month's first): their churn of
-    /// actives at start over their actives at start.
+    /// The figures of a range as one bucket; its churn rate, customers and paying customers are
+    /// those of the range's buckets whose start is their period's (a day, a week's Monday, a
+    /// month's first), summed: the churn rate their churn of actives at start over their actives
+    /// at start, ARPU their revenue over their customers (an average per day, week or month).
     private static func total(of tally: AnalyticsTally, from: Int, through: Int, granularity: AnalyticsGranularity, smallBusiness: Bool) -> AnalyticsFigures {
-        var total = tally.figures(from: from, to: through + 1, smallBusiness: smallBusiness, churnStartedInBucket: nil)
-        var (churned, active) = (0, 0)
+        var total = tally.figures(from: from, to: through + 1, smallBusiness: smallBusiness, marks: nil)
+        var (churned, active, customers, paying, revenue) = (0, 0, 0, 0, Int64(0))
         var whole = false
         for bucket in buckets(from: from, through: through, granularity: granularity) {
-            let figures = tally.figures(
-                from: bucket.lowerBound, to: bucket.upperBound, smallBusiness: smallBusiness,
-                churnStartedInBucket: churnStarted(in: bucket, granularity: granularity))
-            guard let bucketChurn = figures.churnOfActiveAtStart else { continue }
-            whole = true
-            churned += bucketChurn
+            guard let marks = marks(of: bucket, granularity: granularity) else { continue }
+            let figures = tally.figures(from: bucket.lowerBound, to: bucket.upperBound, smallBusiness: smallBusiness, marks: marks)
+            churned += figures.churnOfActiveAtStart ?? 0
             active += figures.activeAtStart
+            customers += figures.customers ?? 0
+            paying += figures.payingCustomers ?? 0
+            revenue += figures.revenueGross
+            whole = true
         }
-        total.churnOfActiveAtStart = whole ? churned : nil
+        guard whole else { return total }
+        total.churnOfActiveAtStart = churned
         total.churnRate = active > 0 ? Double(churned) / Double(active) : nil
+        total.customers = customers
+        total.payingCustomers = paying
+        total.setAverages(revenue: revenue)
         return total
     }
 
-    /// The counter of churns whose run began in the same period as the churn, for a bucket that
-    /// starts where its period does; nil for a bucket clipped at its start. Its end does not
-    /// matter: a run that churned by the bucket's end began before it.
-    private static func churnStarted(in bucket: Range<Int>, granularity: AnalyticsGranularity) -> AnalyticsMetric? {
+    /// The marks of a bucket's period, for a bucket that starts where its period does; nil for a
+    /// bucket clipped at its start. Its end does not matter: what a mark counts by the bucket's
+    /// end began in it.
+    private static func marks(of bucket: Range<Int>, granularity: AnalyticsGranularity) -> AnalyticsTally.PeriodMarks? {
         switch granularity {
-        case .day: .churnStartedSameDay
-        case .week: UTCCalendar.weekStart(of: bucket.lowerBound) == bucket.lowerBound ? .churnStartedSameWeek : nil
-        case .month: UTCCalendar.monthStart(of: bucket.lowerBound) == bucket.lowerBound ? .churnStartedSameMonth : nil
+        case .day: .day
+        case .week: UTCCalendar.weekStart(of: bucket.lowerBound) == bucket.lowerBound ? .week : nil
+        case .month: UTCCalendar.monthStart(of: bucket.lowerBound) == bucket.lowerBound ? .month : nil
         }
     }
 
@@ -165,13 +179,13 @@ public struct Analytics: Sendable {
         var rows: [CohortRow] = []
         var month = firstMonth
         while month <= lastDay {
-            let values = counts[month] ?? Array(repeating: 0, count: 13)
+            let values = counts[month] ?? Array(repeating: 0, count: 25)
+            func isKnown(after months: Int) -> Bool { UTCCalendar.month(months + 1, after: month) <= today }
             rows.append(
                 CohortRow(
                     month: AnalyticsCounters.start(ofDay: month), size: Int(values[0]),
-                    retained: (1...12).map { months in
-                        UTCCalendar.month(months + 1, after: month) <= today ? Int(values[months]) : nil
-                    }))
+                    retained: (1...12).map { isKnown(after: $0) ? Int(values[$0]) : nil },
+                    revenue: (1...12).map { months in isKnown(after: months) ? values[13..<(13 + months)].reduce(0, +) : nil }))
             month = UTCCalendar.month(1, after: month)
         }
         return rows

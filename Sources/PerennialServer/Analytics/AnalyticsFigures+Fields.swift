@@ -2,8 +2,8 @@ extension AnalyticsFigures {
     /// One figure as the API writes it: a count or milli-units, or a rate (nil when undefined).
     enum Value: Equatable {
         case integer(Int64)
-        /// A count that may be undefined (nil).
-        case count(Int?)
+        /// A count or an amount that may be undefined (nil).
+        case optional(Int64?)
         case rate(Double?)
     }
 
@@ -38,8 +38,12 @@ extension AnalyticsFigures {
         ("churnInvoluntary", { .integer(Int64($0.churnInvoluntary)) }),
         ("churnOther", { .integer(Int64($0.churnOther)) }),
         ("churn", { .integer(Int64($0.churn)) }),
-        ("churnOfActiveAtStart", { .count($0.churnOfActiveAtStart) }),
+        ("churnOfActiveAtStart", { .optional($0.churnOfActiveAtStart.map(Int64.init)) }),
         ("churnRate", { .rate($0.churnRate) }),
+        ("customers", { .optional($0.customers.map(Int64.init)) }),
+        ("payingCustomers", { .optional($0.payingCustomers.map(Int64.init)) }),
+        ("arpu", { .optional($0.arpu) }),
+        ("arppu", { .optional($0.arppu) }),
         ("billingIssues", { .integer(Int64($0.billingIssues)) }),
         ("billingRetryRecoveries", { .integer(Int64($0.billingRetryRecoveries)) }),
         ("billingRecoveryRate", { .rate($0.billingRecoveryRate) }),

@@ -50,6 +50,17 @@ public struct AnalyticsFigures: Sendable, Hashable, Codable {
     /// average over its whole buckets (their churn of actives at start over their actives at
     /// start). Nil when nobody was active at a start.
     public var churnRate: Double?
+    /// Subscriptions active (paid or trial) at some instant of the bucket; nil for a bucket clipped
+    /// at its start. For a range's total, the sum over its whole buckets.
+    public var customers: Int?
+    /// Subscriptions charged in the bucket; nil for a bucket clipped at its start.
+    public var payingCustomers: Int?
+    /// Average revenue per customer, gross milli-units (rounded down): revenue over customers;
+    /// for a range's total, its whole buckets' revenue over their customers (per day, week or
+    /// month). Nil without customers.
+    public var arpu: Int64?
+    /// Average revenue per paying customer, likewise.
+    public var arppu: Int64?
     /// Paid periods whose renewal charge failed (a grace period or billing retry began).
     public var billingIssues: Int = 0
     public var billingRetryRecoveries: Int = 0
@@ -70,6 +81,12 @@ public struct AnalyticsFigures: Sendable, Hashable, Codable {
     /// Converted trials over trials ended; nil when no trial ended.
     public var trialConversionRate: Double? { trialsEnded == 0 ? nil : Double(trialConversions) / Double(trialsEnded) }
     public var churn: Int { churnVoluntary + churnInvoluntary + churnOther }
+    /// Sets ARPU and ARPPU from `revenue` and the customers.
+    mutating func setAverages(revenue: Int64) {
+        arpu = customers.flatMap { $0 == 0 ? nil : revenue / Int64($0) }
+        arppu = payingCustomers.flatMap { $0 == 0 ? nil : revenue / Int64($0) }
+    }
+
     /// Recoveries over billing issues of the bucket; nil without a billing issue.
     public var billingRecoveryRate: Double? { billingIssues == 0 ? nil : Double(billingRetryRecoveries) / Double(billingIssues) }
     /// Annual run rate: twelve times MRR.

@@ -45,13 +45,16 @@ public struct AnalyticsReport: Sendable, Hashable {
     /// The overall figures of the range of the same length just before the query's range.
     public var previousTotal: AnalyticsFigures
     public var cohorts: [CohortRow]
+    /// Renewals due in the range by the period's number in its run, and how many came.
+    public var renewals: [RenewalRow]
     /// Currencies with amounts but no exchange rate to ``currency``: left out of every sum.
     public var unconvertedCurrencies: [String]
 
     public init(
         query: AnalyticsQuery, asOf: Date, currency: String, segments: [Segment], previousTotal: AnalyticsFigures, cohorts: [CohortRow],
-        unconvertedCurrencies: [String] = []
+        renewals: [RenewalRow], unconvertedCurrencies: [String] = []
     ) {
+        self.renewals = renewals
         self.query = query
         self.asOf = asOf
         self.currency = currency
@@ -65,6 +68,23 @@ public struct AnalyticsReport: Sendable, Hashable {
     public var overall: Segment { segments.first { $0.key == nil } ?? Segment(key: nil, points: [], total: AnalyticsFigures()) }
 }
 
+/// Of the renewals due in a range at the end of the `period`-th paid period of a run (the last
+/// row counts that period and every later one), how many came.
+public struct RenewalRow: Sendable, Hashable {
+    public var period: Int
+    public var due: Int
+    public var renewed: Int
+
+    public init(period: Int, due: Int, renewed: Int) {
+        self.period = period
+        self.due = due
+        self.renewed = renewed
+    }
+
+    /// Renewed over due; nil when none was due.
+    public var rate: Double? { due == 0 ? nil : Double(renewed) / Double(due) }
+}
+
 /// Subscriptions whose first paid period started in one calendar month, and how many were still
 /// paid 1…12 months later.
 public struct CohortRow: Sendable, Hashable {
@@ -74,11 +94,22 @@ public struct CohortRow: Sendable, Hashable {
     /// `retained[k-1]`: subscriptions paid at their start plus k months; nil while that instant
     /// has not come for every member (the month's end plus k months is after the report's "now").
     public var retained: [Int?]
+    /// `revenue[k-1]`: the cohort's gross revenue less refunds in its first k months, milli-units
+    /// of the report's currency (realized LTV is this over ``size``); nil as ``retained``.
+    public var revenue: [Int64?]
 
-    public init(month: Date, size: Int, retained: [Int?]) {
+    public init(month: Date, size: Int, retained: [Int?], revenue: [Int64?]) {
         self.month = month
         self.size = size
         self.retained = retained
+        self.revenue = revenue
+    }
+
+    /// Realized LTV after `months`: revenue per member, milli-units rounded down; nil when
+    /// unknown or the cohort is empty.
+    public func lifetimeValue(after months: Int) -> Int64? {
+        guard size > 0, months >= 1, months <= revenue.count, let total = revenue[months - 1] else { return nil }
+        return total / Int64(size)
     }
 
     /// `retained[k-1] / size`, nil when unknown or the cohort is empty.

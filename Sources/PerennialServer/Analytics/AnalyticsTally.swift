@@ -52,10 +52,22 @@ struct AnalyticsTally {
         sum(metric, from: firstDay, to: day)
     }
 
-    /// The figures of the bucket of days `[from, to)`. `churnStartedInBucket` counts the churns of
-    /// runs that began in the bucket when the bucket is a whole day, week or month; nil for a
-    /// clipped bucket, whose churn of actives at its start is unknown.
-    func figures(from: Int, to: Int, smallBusiness: Bool, churnStartedInBucket: AnalyticsMetric?) -> AnalyticsFigures {
+    /// The counters that count a subscription once per day, week or month (``AnalyticsMetric``'s
+    /// `…SameDay`, `…InDay`, `…EnteredDay` and their weeks and months): summed over a bucket that
+    /// starts where its period does, they give its churn of actives at start and its customers.
+    struct PeriodMarks {
+        var churnStarted: AnalyticsMetric
+        var customerEntered: AnalyticsMetric
+        var paying: AnalyticsMetric
+
+        static let day = PeriodMarks(churnStarted: .churnStartedSameDay, customerEntered: .customerEnteredDay, paying: .payingInDay)
+        static let week = PeriodMarks(churnStarted: .churnStartedSameWeek, customerEntered: .customerEnteredWeek, paying: .payingInWeek)
+        static let month = PeriodMarks(churnStarted: .churnStartedSameMonth, customerEntered: .customerEnteredMonth, paying: .payingInMonth)
+    }
+
+    /// The figures of the bucket of days `[from, to)`; `marks` are its period's, nil for a
+    /// bucket clipped at its start, whose churn of actives at start and customers are unknown.
+    func figures(from: Int, to: Int, smallBusiness: Bool, marks: PeriodMarks?) -> AnalyticsFigures {
         var figures = AnalyticsFigures()
         figures.activeSubscriptions = Int(level(.activeChange, at: to))
         figures.activeTrials = Int(level(.trialChange, at: to))
@@ -85,7 +97,10 @@ struct AnalyticsTally {
         figures.churnOther = count(.churnOther)
         figures.billingIssues = count(.billingIssue)
         figures.billingRetryRecoveries = count(.billingRetryRecovery)
-        figures.churnOfActiveAtStart = churnStartedInBucket.map { figures.churn - count($0) }
+        figures.churnOfActiveAtStart = marks.map { figures.churn - count($0.churnStarted) }
+        figures.customers = marks.map { Int(level(.activeChange, at: from) + level(.trialChange, at: from)) + count($0.customerEntered) }
+        figures.payingCustomers = marks.map { count($0.paying) }
+        figures.setAverages(revenue: figures.revenueGross)
         if let churned = figures.churnOfActiveAtStart, figures.activeAtStart > 0 {
             figures.churnRate = Double(churned) / Double(figures.activeAtStart)
         }

@@ -12,7 +12,7 @@ enum AnalyticsCSV {
                 let values = AnalyticsFigures.fields.map { field -> String in
                     switch field.value(point.figures) {
                     case .integer(let value): String(value)
-                    case .count(let value): value.map(String.init) ?? ""
+                    case .optional(let value): value.map(String.init) ?? ""
                     case .rate(let value): value.map { String(format: "%.6f", $0) } ?? ""
                     }
                 }
@@ -24,9 +24,11 @@ enum AnalyticsCSV {
     }
 
     static func cohorts(_ report: AnalyticsReport) -> String {
-        var lines = [(["month", "size"] + (1...12).map { "retained\($0)" }).joined(separator: ",")]
+        var lines = [(["month", "size"] + (1...12).map { "retained\($0)" } + (1...12).map { "revenue\($0)" }).joined(separator: ",")]
         for row in report.cohorts {
-            lines.append(([AnalyticsDay.string(row.month), String(row.size)] + row.retained.map { $0.map(String.init) ?? "" }).joined(separator: ","))
+            let cells = [AnalyticsDay.string(row.month), String(row.size)] + row.retained.map { $0.map(String.init) ?? "" }
+                + row.revenue.map { $0.map(String.init) ?? "" }
+            lines.append(cells.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -12,7 +12,7 @@ struct AnalyticsResponse: Encodable {
             for field in AnalyticsFigures.fields {
                 switch field.value(figures) {
                 case .integer(let value): try container.encode(value, forKey: FieldKey(field.name))
-                case .count(let value): try container.encode(value, forKey: FieldKey(field.name))
+                case .optional(let value): try container.encode(value, forKey: FieldKey(field.name))
                 case .rate(let value): try container.encode(value, forKey: FieldKey(field.name))
                 }
             }
@@ -36,6 +36,22 @@ struct AnalyticsResponse: Encodable {
         let month: String
         let size: Int
         let retained: [Int?]
+        let revenue: [Int64?]
+    }
+
+    struct Renewal: Encodable {
+        let period: Int
+        let due: Int
+        let renewed: Int
+        let rate: Double?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: FieldKey.self)
+            try container.encode(period, forKey: FieldKey("period"))
+            try container.encode(due, forKey: FieldKey("due"))
+            try container.encode(renewed, forKey: FieldKey("renewed"))
+            try container.encode(rate, forKey: FieldKey("rate"))
+        }
     }
 
     let app: String
@@ -50,6 +66,7 @@ struct AnalyticsResponse: Encodable {
     let segments: [Segment]
     let previousTotal: Figures
     let cohorts: [Cohort]
+    let renewals: [Renewal]
 
     init(_ report: AnalyticsReport) {
         let query = report.query
@@ -70,7 +87,8 @@ struct AnalyticsResponse: Encodable {
                 }, total: Figures(figures: segment.total))
         }
         previousTotal = Figures(figures: report.previousTotal)
-        cohorts = report.cohorts.map { Cohort(month: AnalyticsDay.string($0.month), size: $0.size, retained: $0.retained) }
+        cohorts = report.cohorts.map { Cohort(month: AnalyticsDay.string($0.month), size: $0.size, retained: $0.retained, revenue: $0.revenue) }
+        renewals = report.renewals.map { Renewal(period: $0.period, due: $0.due, renewed: $0.renewed, rate: $0.rate) }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -87,6 +105,7 @@ struct AnalyticsResponse: Encodable {
         try container.encode(segments, forKey: FieldKey("segments"))
         try container.encode(previousTotal, forKey: FieldKey("previousTotal"))
         try container.encode(cohorts, forKey: FieldKey("cohorts"))
+        try container.encode(renewals, forKey: FieldKey("renewals"))
     }
 }
 
