@@ -36,6 +36,7 @@ enum PostgresMigrations {
         Migration(version: 14, name: "audit-per-app", statements: auditPerApp),
         Migration(version: 15, name: "app-transactions-original-platform", statements: appTransactionsOriginalPlatform),
         Migration(version: 16, name: "imports", statements: imports),
+        Migration(version: 17, name: "analytics-definitions", statements: analyticsDefinitions),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -373,6 +374,13 @@ enum PostgresMigrations {
 
     /// Imports from a previous backend (``PerennialStorage/ImportJobStore``): each import's
     /// progress, and its report's lines, written with the checkpoint that settled them.
+    /// The version of the analytics definitions the counters were computed with: 1 for counters
+    /// kept so far.
+    private static let analyticsDefinitions = [
+        "CREATE TABLE analytics_definitions (id INT4 PRIMARY KEY CHECK (id = 1), version INT4 NOT NULL)",
+        "INSERT INTO analytics_definitions (id, version) VALUES (1, 1)",
+    ]
+
     private static let imports = [
         """
         CREATE TABLE imports (

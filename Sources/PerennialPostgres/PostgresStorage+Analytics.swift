@@ -37,6 +37,20 @@ extension PostgresStorage {
         }
     }
 
+    public func analyticsDefinitions() async throws(StorageError) -> Int {
+        try await withRows("read the analytics definitions") { rows in
+            let result = try await rows.connection.query("SELECT version FROM analytics_definitions", logger: rows.logger)
+            for try await version in result.decode(Int32.self) { return Int(version) }
+            return 1
+        }
+    }
+
+    public func recordAnalyticsDefinitions(_ version: Int) async throws(StorageError) {
+        try await withRows("record the analytics definitions") { rows in
+            _ = try await rows.connection.query("UPDATE analytics_definitions SET version = \(Int32(version))", logger: rows.logger)
+        }
+    }
+
     /// The first key of a rebuild's advisory lock; the second is the schema's, so deployments in
     /// two schemas of one database do not wait for each other.
     static let rebuildLockClass: Int32 = 0x5065_7269

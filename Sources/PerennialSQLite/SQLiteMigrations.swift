@@ -24,6 +24,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("app-transactions-original-platform", migrate: addOriginalPlatform)
         migrator.registerMigration("imports", migrate: addImports)
         migrator.registerMigration("analytics-v4-rebuilds", migrate: countAnalyticsRebuilds)
+        migrator.registerMigration("analytics-v5-definitions", migrate: addAnalyticsDefinitions)
         return migrator
     }
 
@@ -260,6 +261,16 @@ enum SQLiteMigrations {
     /// (`SQLiteStorage.rebuildAnalytics`).
     private static func countAnalyticsRebuilds(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE analytics_folded ADD COLUMN rebuilds INTEGER NOT NULL DEFAULT 0")
+    }
+
+    /// The version of the analytics definitions the counters were computed with
+    /// (``PerennialStorage/AnalyticsStorage/analyticsDefinitions()``): 1 for counters kept so far.
+    private static func addAnalyticsDefinitions(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE analytics_definitions (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+                INSERT INTO analytics_definitions (id, version) VALUES (1, 1);
+                """)
     }
 
     /// The original app purchases (``PerennialStorage/AppTransactionStore``): one row per app user

@@ -35,6 +35,16 @@ extension SQLiteStorage {
         }
     }
 
+    public func analyticsDefinitions() async throws(StorageError) -> Int {
+        try await read("read the analytics definitions") { db in try Int.fetchOne(db, sql: "SELECT version FROM analytics_definitions") ?? 1 }
+    }
+
+    public func recordAnalyticsDefinitions(_ version: Int) async throws(StorageError) {
+        try await write("record the analytics definitions") { db in
+            try db.execute(sql: "UPDATE analytics_definitions SET version = ?", arguments: [version])
+        }
+    }
+
     /// `rows` with the journal's changes not folded yet added, still one row per metric, day,
     /// segment and currency.
     private static func adding(_ pending: AnalyticsCounters, to rows: [AnalyticsCounterRow], _ request: AnalyticsCounterRequest) -> [AnalyticsCounterRow] {

@@ -105,7 +105,7 @@ public func buildApplication(
         }
     }
     let webhookWakeUp = WebhookWakeUp()
-    var jobs: [any Service] = []
+    var jobs: [any Service] = [AnalyticsDefinitionsUpgrade(storage: storage, apps: apps, logger: logger)]
     if let webhookDelivery, !apps.apps.isEmpty {
         jobs.append(
             WebhookDeliveryService(

@@ -1,9 +1,10 @@
 import Foundation
+import Logging
 import Hummingbird
 import HummingbirdTesting
 import PerennialAppStore
 import PerennialCore
-import PerennialServer
+@testable import PerennialServer
 import PerennialSimulator
 import PerennialStorage
 import PerennialSQLite
@@ -243,6 +244,24 @@ import Testing
             // At 11:30 the hour of T's end has passed: T counts as churned until evidence says it renewed.
             #expect(today["activeSubscriptions"] == 1 && today["churnOther"] == 1)
         }
+    }
+
+    /// A server upgraded from counters of older definitions rebuilds them once by itself, and
+    /// records that it did: the figures the new definitions add are there without a manual step.
+    @Test func olderDefinitionsAreRebuiltOnceAtStart() async throws {
+        let storage = try ServerHarness.temporarySQLite()
+        try await storage.migrate()
+        for evidence in P.evidence { _ = try await storage.apply(evidence, with: P.applier, now: P.at(4, 1)) }
+        #expect(try await storage.analyticsDefinitions() == 1)
+        let app = AppConfiguration(
+            id: "analytics", bundleID: P.bundleID, appAppleID: 1_234_567_891, catalog: .catalog(P.catalog), environments: [.production],
+            publicKeys: [SecretValue("pk_analytics")], trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])])
+        let context = try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
+        let upgrade = AnalyticsDefinitionsUpgrade(storage: storage, apps: try AppRegistry([context]), logger: Logger(label: "test"))
+        let rebuild = try #require(try await upgrade.upgrade())
+        #expect(rebuild.subscriptions == 7)
+        #expect(try await storage.analyticsDefinitions() == SubscriptionFacts.definitions)
+        #expect(try await upgrade.upgrade() == nil)  // recorded: nothing to do at the next start
     }
 
     /// The overview's breakdown selector splits the range by product (or group, or storefront),

@@ -76,6 +76,14 @@ extension StorageDecorator {
         try await intercept(#function)
         return try await base.rebuildAnalytics(apps: apps)
     }
+    func analyticsDefinitions() async throws(StorageError) -> Int {
+        try await intercept(#function)
+        return try await base.analyticsDefinitions()
+    }
+    func recordAnalyticsDefinitions(_ version: Int) async throws(StorageError) {
+        try await intercept(#function)
+        try await base.recordAnalyticsDefinitions(version)
+    }
     func claimDeliveries(owner: String, limit: Int, leaseFor: TimeInterval, now: Date) async throws(StorageError) -> [WebhookDelivery] {
         try await intercept(#function)
         return try await base.claimDeliveries(owner: owner, limit: limit, leaseFor: leaseFor, now: now)

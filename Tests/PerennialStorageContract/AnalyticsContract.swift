@@ -13,6 +13,7 @@ public struct AnalyticsContract: Sendable {
         case rebuildFindsTheSameCounters
         case rebuildOfSeveralBatchesFindsTheSameCounters
         case commitmentCountersMatchTheirRebuild
+        case definitionsAreRecorded
     }
 
     public let makeStorage: @Sendable () async throws -> any SubscriberStorage
@@ -28,6 +29,7 @@ public struct AnalyticsContract: Sendable {
         case .rebuildFindsTheSameCounters: try await rebuildFindsTheSameCounters()
         case .rebuildOfSeveralBatchesFindsTheSameCounters: try await rebuildOfSeveralBatchesFindsTheSameCounters()
         case .commitmentCountersMatchTheirRebuild: try await commitmentCountersMatchTheirRebuild()
+        case .definitionsAreRecorded: try await definitionsAreRecorded()
         }
     }
 
@@ -43,13 +45,13 @@ public struct AnalyticsContract: Sendable {
         return storage
     }
 
-    /// Every stored row of both dimensions.
+    /// Every stored row of both dimensions, the scheduled counters (whose days are hours) included.
     private func allRows(_ storage: any SubscriberStorage) async throws -> [AnalyticsDimension: [AnalyticsCounterRow]] {
         var rows: [AnalyticsDimension: [AnalyticsCounterRow]] = [:]
         for dimension in AnalyticsDimension.allCases {
             rows[dimension] = try await storage.analyticsCounters(
                 AnalyticsCounterRequest(
-                    appBundleID: P.bundleID, environment: .production, dimension: dimension, fromDay: 0, throughDay: 100_000)
+                    appBundleID: P.bundleID, environment: .production, dimension: dimension, fromDay: 0, throughDay: 10_000_000)
             ).filter { $0.value != 0 }.sorted { ($0.metric, $0.day, $0.segment, $0.currency) < ($1.metric, $1.day, $1.segment, $1.currency) }
         }
         return rows
@@ -164,6 +166,15 @@ public struct AnalyticsContract: Sendable {
             #expect(skipped.subscriptions == 0 && skipped.rows == 0 && skipped.unknownApps == [P.bundleID: 7])
             #expect(try await allRows(storage) == kept)
         }
+    }
+
+    /// A database whose counters predate recorded definitions says 1; a recorded version reads back.
+    private func definitionsAreRecorded() async throws {
+        let storage = try await makeStorage()
+        try await storage.migrate()
+        #expect(try await storage.analyticsDefinitions() == 1)
+        try await storage.recordAnalyticsDefinitions(SubscriptionFacts.definitions)
+        #expect(try await storage.analyticsDefinitions() == SubscriptionFacts.definitions)
     }
 
     /// 150 copies of the population under other ids (1,050 subscriptions): a rebuild reads them

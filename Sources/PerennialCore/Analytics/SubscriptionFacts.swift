@@ -7,6 +7,14 @@ import Foundation
 public struct SubscriptionFacts: Sendable {
     public let catalog: Catalog
 
+    /// The version of these definitions, raised whenever a change makes the counters of some
+    /// records differ from what an earlier Perennial computed: a server finding counters of an
+    /// older version rebuilds them once (`AnalyticsDefinitionsUpgrade`), since until then new
+    /// figures would read zero and each apply, taking away a contribution computed the new way,
+    /// would take away what the old way never added. 2 (2026-12-02): foreseen changes by the
+    /// hour, MRR movement, customers, renewals by number, realized LTV, billing figures.
+    public static let definitions = 2
+
     public init(catalog: Catalog) {
         self.catalog = catalog
     }

@@ -18,6 +18,13 @@ public protocol AnalyticsStorage: Sendable {
     /// write it as a correction of the counters (the sums minus the counters, both at one
     /// snapshot), so applies go on meanwhile and keep their changes.
     func rebuildAnalytics(apps: [String: SubscriptionFacts]) async throws(StorageError) -> AnalyticsRebuild
+
+    /// The ``PerennialCore/SubscriptionFacts/definitions`` the counters were last rebuilt with
+    /// (1 for counters kept before versions were recorded).
+    func analyticsDefinitions() async throws(StorageError) -> Int
+
+    /// Records that the counters were rebuilt with definitions `version`.
+    func recordAnalyticsDefinitions(_ version: Int) async throws(StorageError)
 }
 
 /// Which part of a counter's key a read groups by: counters are kept twice, by product and by

@@ -37,7 +37,9 @@ struct AnalyticsCommand: AsyncParsableCommand {
             // A mistyped path must not become a new, empty database that is "rebuilt".
             let result = try await DatabaseURL(configuration.databaseURL).withStorage(createMissingFile: false) { storage in
                 try await storage.migrate()
-                return try await storage.rebuildAnalytics(apps: facts)
+                let rebuild = try await storage.rebuildAnalytics(apps: facts)
+                try await storage.recordAnalyticsDefinitions(SubscriptionFacts.definitions)
+                return rebuild
             }
             print("rebuilt \(result.rows) counter rows from \(result.subscriptions) subscriptions in \((ContinuousClock.now - started).inSeconds)")
             for (bundleID, subscriptions) in result.unknownApps.sorted(by: { $0.key < $1.key }) {
