@@ -25,6 +25,14 @@ struct OfferingTargetingRequest: Decodable, Sendable {
         case storefronts, minimumAppVersion, maximumAppVersion, audiences
     }
 
+    /// The dashboard's form builds one from its fields.
+    init(storefronts: [String]?, minimumAppVersion: String?, maximumAppVersion: String?, audiences: [String]?) {
+        self.storefronts = storefronts
+        self.minimumAppVersion = minimumAppVersion
+        self.maximumAppVersion = maximumAppVersion
+        self.audiences = audiences
+    }
+
     /// Any member name, to find those that are not conditions.
     private struct AnyKey: CodingKey {
         let stringValue: String
