@@ -64,6 +64,19 @@ import Testing
         #expect(try await sdk.offerings().isCached)
     }
 
+    /// A server failing is like no server; a server refusing the request is not hidden behind
+    /// an old answer.
+    @Test func onlyAFailureTryingAgainCanCureFallsBackToTheCache() async throws {
+        let app = SDKFixture()
+        let sdk = app.launch(configuration(app))
+        _ = try await sdk.offerings()
+        await app.server.failOfferings(with: .http(status: 503, code: "storageUnavailable", message: "database down"))
+        #expect(try await sdk.offerings().isCached)
+        let refusal = ServerError.http(status: 400, code: "malformedRequest", message: "appVersion must be dotted numbers")
+        await app.server.failOfferings(with: refusal)
+        await #expect(throws: PerennialError.server(refusal)) { _ = try await sdk.offerings() }
+    }
+
     @Test func withoutAnyAnswerOfflineIsTheServersError() async throws {
         let app = SDKFixture()
         await app.server.setUp(false)

@@ -45,6 +45,8 @@ actor FakeServer: ServerAPI {
     private var introVerdicts: [String: Bool] = [:]
     private(set) var introVerdictsAsked: [String] = []
     private(set) var offeringsAsked: [OfferingsAsk] = []
+    /// When set, asking for offerings fails with this (the rest of the API answers).
+    private var offeringsFailure: ServerError?
     /// When set, asking for the app account token fails with this (the rest of the API answers).
     private var appAccountTokenFailure: ServerError?
 
@@ -52,6 +54,7 @@ actor FakeServer: ServerAPI {
     func signOffersAsJWS(_ jws: String?) { offerJWS = jws }
     func signOffers(with key: P256.Signing.PrivateKey, bundleID: String, jws: Bool = false) { offerSigner = (key, bundleID, jws) }
     func failAppAccountTokens(with error: ServerError?) { appAccountTokenFailure = error }
+    func failOfferings(with error: ServerError?) { offeringsFailure = error }
     func judgeIntroOffer(of productID: String, eligible: Bool) { introVerdicts[productID] = eligible }
     func setUploadDelay(_ delay: Duration?) { uploadDelay = delay }
     func postCount(of transactionID: String) -> Int { posts.count { $0.transactionID == transactionID } }
@@ -153,6 +156,7 @@ actor FakeServer: ServerAPI {
     func offerings(appUserID: String, storefront: String?, appVersion: String?) async throws(ServerError) -> OfferingsResponse {
         guard isUp else { throw .unreachable("connection refused") }
         offeringsAsked.append(OfferingsAsk(appUserID: appUserID, storefront: storefront, appVersion: appVersion))
+        if let offeringsFailure { throw offeringsFailure }
         let own = Offering(id: "for-\(appUserID)", products: ["pro.monthly"], metadata: ["en": .object(["title": .string("Hello \(appUserID)")])])
         return OfferingsResponse(current: own, offerings: [Offering(id: "default", products: ["pro.monthly"], isDefault: true), own])
     }
