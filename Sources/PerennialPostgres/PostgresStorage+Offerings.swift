@@ -23,22 +23,31 @@ extension PostgresStorage {
         }
     }
 
+    /// One statement, as adding; a second default another writer committed after the statement's
+    /// snapshot is refused by the partial unique index, and answered as the taken default it is.
     public func replaceOffering(_ offering: OfferingDefinition) async throws(StorageError) -> OfferingWrite {
         let record = try Self.json(offering)
         return try await withRows("replace offering \(offering.id)") { rows in
-            let updated = try await rows.connection.query(
-                """
-                UPDATE offerings SET is_default = \(offering.isDefault), record = \(record)
-                WHERE app_bundle_id = \(offering.appBundleID) AND id = \(offering.id)
-                AND NOT (\(offering.isDefault) AND EXISTS (
-                    SELECT 1 FROM offerings WHERE app_bundle_id = \(offering.appBundleID) AND is_default AND id <> \(offering.id)))
-                RETURNING id
-                """, logger: rows.logger)
-            for try await _ in updated.decode(String.self) { return .written }
+            do {
+                let updated = try await rows.connection.query(
+                    """
+                    UPDATE offerings SET is_default = \(offering.isDefault), record = \(record)
+                    WHERE app_bundle_id = \(offering.appBundleID) AND id = \(offering.id)
+                    AND NOT (\(offering.isDefault) AND EXISTS (
+                        SELECT 1 FROM offerings WHERE app_bundle_id = \(offering.appBundleID) AND is_default AND id <> \(offering.id)))
+                    RETURNING id
+                    """, logger: rows.logger)
+                for try await _ in updated.decode(String.self) { return .written }
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == Self.uniqueViolation {
+                return try await Self.otherDefault(than: offering, rows).map { .defaultTaken(by: $0) } ?? .noSuchOffering
+            }
             guard try await Self.exists(offering, rows) else { return .noSuchOffering }
             return try await Self.otherDefault(than: offering, rows).map { .defaultTaken(by: $0) } ?? .noSuchOffering
         }
     }
+
+    /// PostgreSQL's SQLSTATE for a unique index refusing a row.
+    private static let uniqueViolation = "23505"
 
     public func removeOffering(id: String, appBundleID: String) async throws(StorageError) -> OfferingDefinition? {
         try await withRows("remove offering \(id)") { rows in

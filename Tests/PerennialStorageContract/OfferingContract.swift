@@ -13,6 +13,7 @@ public struct OfferingContract: Sendable {
         case anIdIsAddedOncePerApp
         case anAppHasAtMostOneDefault
         case replacementsAndRemovalsTouchOnlyTheAppsOwnOffering
+        case writersAtOnceLeaveOneDefault
     }
 
     /// Makes a fresh, empty, not yet migrated storage.
@@ -30,6 +31,7 @@ public struct OfferingContract: Sendable {
         case .anIdIsAddedOncePerApp: try await anIdIsAddedOncePerApp(storage)
         case .anAppHasAtMostOneDefault: try await anAppHasAtMostOneDefault(storage)
         case .replacementsAndRemovalsTouchOnlyTheAppsOwnOffering: try await replacementsAndRemovalsTouchOnlyTheAppsOwnOffering(storage)
+        case .writersAtOnceLeaveOneDefault: try await writersAtOnceLeaveOneDefault(storage)
         }
     }
 
@@ -85,6 +87,38 @@ public struct OfferingContract: Sendable {
         #expect(try await storage.replaceOffering(rewritten) == .written)
         #expect(try await storage.replaceOffering(promoted) == .written)
         #expect(try await storage.offerings(appBundleID: ContractFixture.bundleID) == [rewritten, promoted])
+    }
+
+    /// Operators (or instances) making different offerings the default at the same moment: one
+    /// wins, every other is told which, none fails, and the app has one default.
+    func writersAtOnceLeaveOneDefault(_ storage: any SubscriberStorage) async throws {
+        let writers = 8
+        let added = await withTaskGroup(of: OfferingWrite?.self) { group in
+            for index in 0..<writers {
+                group.addTask { try? await storage.addOffering(offering("added-\(index)", isDefault: true)) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(added.filter { $0 == .written }.count == 1, "\(added)")
+        let winner = try #require(try await storage.offerings(appBundleID: ContractFixture.bundleID).first(where: \.isDefault))
+        #expect(added.filter { $0 == .defaultTaken(by: winner.id) }.count == writers - 1, "\(added)")
+
+        var demoted = winner
+        demoted.isDefault = false
+        #expect(try await storage.replaceOffering(demoted) == .written)
+        for index in 0..<writers where "added-\(index)" != winner.id {
+            #expect(try await storage.addOffering(offering("added-\(index)")) == .written)
+        }
+        let replaced = await withTaskGroup(of: OfferingWrite?.self) { group in
+            for index in 0..<writers {
+                group.addTask { try? await storage.replaceOffering(offering("added-\(index)", isDefault: true)) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(replaced.filter { $0 == .written }.count == 1, "\(replaced)")
+        let defaults = try await storage.offerings(appBundleID: ContractFixture.bundleID).filter(\.isDefault)
+        #expect(defaults.count == 1)
+        #expect(replaced.filter { $0 == .defaultTaken(by: defaults.first?.id ?? "") }.count == writers - 1, "\(replaced)")
     }
 
     func replacementsAndRemovalsTouchOnlyTheAppsOwnOffering(_ storage: any SubscriberStorage) async throws {
