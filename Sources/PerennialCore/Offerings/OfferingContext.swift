@@ -11,4 +11,12 @@ public struct OfferingContext: Hashable, Sendable {
         self.storefront = storefront
         self.appVersion = appVersion
     }
+
+    /// `text` as a storefront code, upper-cased ("usa" is "USA"); nil unless it is three ASCII
+    /// letters, the form of App Store storefront codes. The one rule for the codes operators
+    /// target and the codes apps send, so both compare alike.
+    public static func storefront(_ text: String) -> String? {
+        guard text.count == 3, text.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+        return text.uppercased()
+    }
 }

@@ -52,9 +52,9 @@ enum OfferingActions {
         var targeting = OfferingTargeting()
         if let codes = request.storefronts {
             guard !codes.isEmpty else { throw .emptyCondition("storefronts") }
-            let invalid = codes.filter { $0.count != 3 || !$0.allSatisfy { $0.isASCII && $0.isLetter } }
+            let invalid = codes.filter { OfferingContext.storefront($0) == nil }
             guard invalid.isEmpty else { throw .invalidStorefronts(invalid) }
-            targeting.storefronts = Array(Set(codes.map { $0.uppercased() })).sorted()
+            targeting.storefronts = Array(Set(codes.compactMap(OfferingContext.storefront))).sorted()
         }
         targeting.minimumAppVersion = try request.minimumAppVersion.map(version)
         targeting.maximumAppVersion = try request.maximumAppVersion.map(version)

@@ -22,11 +22,11 @@ extension ClientRoutes {
     /// is not an error: it matches only offerings for every storefront).
     static func offeringContext(_ query: Parameters) throws(APIError) -> OfferingContext {
         var context = OfferingContext()
-        if let storefront = query.get("storefront") {
-            guard storefront.count == 3, storefront.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                throw APIError.malformed("storefront must be a three-letter App Store code such as USA (got '\(storefront.prefix(20))')")
+        if let text = query.get("storefront") {
+            guard let storefront = OfferingContext.storefront(text) else {
+                throw APIError.malformed("storefront must be a three-letter App Store code such as USA (got '\(text.prefix(20))')")
             }
-            context.storefront = storefront.uppercased()
+            context.storefront = storefront
         }
         if let text = query.get("appVersion") {
             guard let version = AppVersion(text) else {
