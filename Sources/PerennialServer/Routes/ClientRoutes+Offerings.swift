@@ -10,7 +10,8 @@ extension ClientRoutes {
     func addOfferings(to subscribers: RouterGroup<PerennialRequestContext>) {
         subscribers.get(":appUserId/offerings") { request, context in
             let (app, user) = try context.client()
-            let offeringContext = try Self.offeringContext(request.uri.queryParameters)
+            let query = request.uri.queryParameters
+            let offeringContext = try Self.offeringContext(storefront: query.get("storefront"), appVersion: query.get("appVersion"))
             let offerings = try await dependencies.storage.offerings(appBundleID: app.bundleID)
             let view = try await dependencies.pipeline(for: app).view(of: user, now: dependencies.clock.now)
             let current = OfferingChoice.current(among: offerings, in: offeringContext, subscriber: view)
@@ -20,15 +21,15 @@ extension ClientRoutes {
 
     /// The device the app describes; a value it sends must be well formed (an unknown storefront
     /// is not an error: it matches only offerings for every storefront).
-    static func offeringContext(_ query: Parameters) throws(APIError) -> OfferingContext {
+    static func offeringContext(storefront: String?, appVersion: String?) throws(APIError) -> OfferingContext {
         var context = OfferingContext()
-        if let text = query.get("storefront") {
+        if let text = storefront {
             guard let storefront = OfferingContext.storefront(text) else {
                 throw APIError.malformed("storefront must be a three-letter App Store code such as USA (got '\(text.prefix(20))')")
             }
             context.storefront = storefront
         }
-        if let text = query.get("appVersion") {
+        if let text = appVersion {
             guard let version = AppVersion(text) else {
                 throw APIError.malformed("appVersion must be dotted numbers such as 2.1.0 (got '\(text.prefix(40))')")
             }
