@@ -60,10 +60,11 @@ extension PostgresStorage {
         }
     }
 
+    /// By id byte by byte (`COLLATE "C"`, as SQLite orders), whatever the database's collation.
     public func offerings(appBundleID: String) async throws(StorageError) -> [OfferingDefinition] {
         try await withRows("read offerings") { rows in
             let found = try await rows.connection.query(
-                "SELECT id, record FROM offerings WHERE app_bundle_id = \(appBundleID) ORDER BY id", logger: rows.logger)
+                "SELECT id, record FROM offerings WHERE app_bundle_id = \(appBundleID) ORDER BY id COLLATE \"C\"", logger: rows.logger)
             var offerings: [OfferingDefinition] = []
             for try await (id, record) in found.decode((String, String).self) {
                 offerings.append(try StorageJSON.decode(OfferingDefinition.self, from: record, table: "offerings", key: id))

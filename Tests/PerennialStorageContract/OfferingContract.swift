@@ -56,6 +56,11 @@ public struct OfferingContract: Sendable {
         #expect(stored.first?.targeting.maximumAppVersion?.components == [3, 1, 4])
         #expect(try await storage.offerings(appBundleID: other) == [elsewhere])
         #expect(try await storage.offerings(appBundleID: "com.example.none").isEmpty)
+
+        // By id as Swift compares them, whatever the database's collation would say.
+        for id in ["a-b", "ab", "B", "a_b", "a.b"] { #expect(try await storage.addOffering(offering(id)) == .written) }
+        let ids = try await storage.offerings(appBundleID: ContractFixture.bundleID).map(\.id)
+        #expect(ids == ids.sorted() && ids.first == "B", "\(ids)")
     }
 
     func anIdIsAddedOncePerApp(_ storage: any SubscriberStorage) async throws {
