@@ -14,8 +14,10 @@ extension ClientRoutes {
             let offeringContext = try Self.offeringContext(storefront: query.get("storefront"), appVersion: query.get("appVersion"))
             let offerings = try await dependencies.storage.offerings(appBundleID: app.bundleID)
             let view = try await dependencies.pipeline(for: app).view(of: user, now: dependencies.clock.now)
-            let current = OfferingChoice.current(among: offerings, in: offeringContext, subscriber: view)
-            return JSONResponse.make(OfferingsResponse(current: current.map(Offering.init), offerings: offerings.map(Offering.init)))
+            let current = OfferingChoice.current(among: offerings, in: offeringContext, subscriber: view)?.id
+            // Each offering's metadata is read from its stored text once, the current one's too.
+            let answered = offerings.map(Offering.init)
+            return JSONResponse.make(OfferingsResponse(current: answered.first { $0.id == current }, offerings: answered))
         }
     }
 
