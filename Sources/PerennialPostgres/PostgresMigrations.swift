@@ -37,6 +37,7 @@ enum PostgresMigrations {
         Migration(version: 15, name: "app-transactions-original-platform", statements: appTransactionsOriginalPlatform),
         Migration(version: 16, name: "imports", statements: imports),
         Migration(version: 17, name: "analytics-definitions", statements: analyticsDefinitions),
+        Migration(version: 18, name: "offerings", statements: offerings),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -404,6 +405,22 @@ enum PostgresMigrations {
             PRIMARY KEY (import_id, line)
         )
         """,
+    ]
+
+    /// The offerings operators define per app (``PerennialStorage/OfferingStore``): the offering as
+    /// JSON, its id unique in its app, and at most one default per app, which the partial index
+    /// keeps true whatever writes at once.
+    private static let offerings = [
+        """
+        CREATE TABLE offerings (
+            app_bundle_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            is_default BOOLEAN NOT NULL,
+            record TEXT NOT NULL,
+            PRIMARY KEY (app_bundle_id, id)
+        )
+        """,
+        "CREATE UNIQUE INDEX offerings_one_default ON offerings (app_bundle_id) WHERE is_default",
     ]
 
     /// Timeline entries become each app's own, as app user ids are: an entry caused by evidence

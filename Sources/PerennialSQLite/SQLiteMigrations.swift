@@ -25,6 +25,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("imports", migrate: addImports)
         migrator.registerMigration("analytics-v4-rebuilds", migrate: countAnalyticsRebuilds)
         migrator.registerMigration("analytics-v5-definitions", migrate: addAnalyticsDefinitions)
+        migrator.registerMigration("offerings", migrate: addOfferings)
         return migrator
     }
 
@@ -203,6 +204,23 @@ enum SQLiteMigrations {
                     created_at REAL NOT NULL,
                     UNIQUE (app_bundle_id, url)
                 );
+                """)
+    }
+
+    /// The offerings operators define per app (``PerennialStorage/OfferingStore``): the offering as
+    /// JSON, its id unique in its app, and at most one default per app, which the partial index
+    /// keeps true whatever writes at once.
+    private static func addOfferings(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE offerings (
+                    app_bundle_id TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    is_default INTEGER NOT NULL,
+                    record TEXT NOT NULL,
+                    PRIMARY KEY (app_bundle_id, id)
+                ) WITHOUT ROWID;
+                CREATE UNIQUE INDEX offerings_one_default ON offerings(app_bundle_id) WHERE is_default = 1;
                 """)
     }
 

@@ -24,6 +24,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     AdminRoutes(dependencies: dependencies).add(to: router)
     WebhookAdminRoutes(dependencies: dependencies).add(to: router)
     WebhookEndpointRoutes(dependencies: dependencies).add(to: router)
+    OfferingRoutes(dependencies: dependencies).add(to: router)
     SupportRoutes(dependencies: dependencies).add(to: router)
     PrivacyRoutes(dependencies: dependencies).add(to: router)
     GrantRoutes(dependencies: dependencies).add(to: router)

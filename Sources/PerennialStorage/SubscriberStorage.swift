@@ -11,7 +11,8 @@ import PerennialCore
 /// (``EntitlementGrantStore``), the original app purchases (``AppTransactionStore``) and the
 /// analytics counters (``AnalyticsStorage``), the refund requests (``ConsumptionStore``) and the
 /// dashboard's sessions (``DashboardSessionStore``), the leased jobs (``JobStore``), what names a
-/// user (``PersonalDataStore``) and the imports from a previous backend (``ImportJobStore``);
+/// user (``PersonalDataStore``), the imports from a previous backend (``ImportJobStore``) and the
+/// offerings apps sell (``OfferingStore``);
 /// declared here is only what keeps the database itself (migrations, readiness). A service is
 /// handed the capabilities it uses; `perennial serve` hands the whole storage to the pipeline,
 /// which writes across them in one transaction. The decisions of an apply live in
@@ -19,7 +20,8 @@ import PerennialCore
 /// the ``WritePlan``, both inside one database transaction.
 public protocol SubscriberStorage:
     SubscriberRecordStore, AuditTrail, WebhookOutbox, WebhookEndpointStore, ReconciliationSchedule, EntitlementGrantStore, AppTransactionStore,
-    AnalyticsStorage, ConsumptionStore, DashboardSessionStore, JobStore, PersonalDataStore, ImportJobStore
+    AnalyticsStorage, ConsumptionStore, DashboardSessionStore, JobStore, PersonalDataStore, ImportJobStore,
+    OfferingStore
 {
     /// Brings the schema to the newest version; safe to run at every start, and twice, and from
     /// two processes at once. Refuses, changing nothing, a database a newer Perennial migrated

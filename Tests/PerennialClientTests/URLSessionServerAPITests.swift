@@ -81,6 +81,36 @@ import Testing
         #expect(stub.requests[4].headers["X-Perennial-User-Token"] == nil)
     }
 
+    /// The device's storefront and version go in the query (and stay out when unknown); the
+    /// metadata is read as the JSON the operator wrote, numbers keeping their kind.
+    @Test func offeringsSpeakTheContract() async throws {
+        let body = """
+            {"current":null,"offerings":[{"id":"winter-sale","products":["pro.yearly","pro.monthly"],"priority":10,"isDefault":false,
+             "metadata":{"en":{"title":"Winter","discount":0.5,"order":[2,1],"badge":null,"show":true}},
+             "targeting":{"storefronts":["DEU"],"minimumAppVersion":"2.0","audiences":["lapsed","winBack"]}}]}
+            """
+        let stub = StubHTTP { _ in .init(status: 200, body: body) }
+        let api = URLSessionServerAPI(baseURL: stub.baseURL, publicKey: "pk", session: stub.session)
+        let answer = try await api.offerings(appUserID: "al ice", storefront: "DEU", appVersion: "2.10.1")
+        _ = try await api.offerings(appUserID: "al ice", storefront: nil, appVersion: nil)
+
+        #expect(stub.requests.map { "\($0.method) \($0.path)?\($0.query ?? "")" } == [
+            "GET /v1/subscribers/al%20ice/offerings?storefront=DEU&appVersion=2.10.1", "GET /v1/subscribers/al%20ice/offerings?",
+        ])
+        #expect(answer.current == nil)
+        let sale = try #require(answer.offerings.first)
+        #expect(sale.products == ["pro.yearly", "pro.monthly"] && sale.priority == 10 && !sale.isDefault)
+        #expect(sale.targeting == OfferingTargetingRules(storefronts: ["DEU"], minimumAppVersion: "2.0", audiences: ["lapsed", "winBack"]))
+        #expect(sale.metadata["en"] == .object([
+            "title": .string("Winter"), "discount": .number(0.5), "order": .array([.integer(2), .integer(1)]), "badge": .null, "show": .bool(true),
+        ]))
+        struct Paywall: Decodable, Equatable {
+            let title: String
+            let order: [Int]
+        }
+        #expect(try sale.metadata["en"]?.decode(Paywall.self) == Paywall(title: "Winter", order: [2, 1]))
+    }
+
     @Test(arguments: [
         (401, #"{"error":"invalidKey","message":"unknown public key"}"#, ServerError.http(status: 401, code: "invalidKey", message: "unknown public key")),
         (503, "upstream down", ServerError.http(status: 503, code: nil, message: nil)),

@@ -9,7 +9,7 @@ import PerennialWire
 /// Every parser of data that reaches the server from outside, as a fuzz target, each called
 /// through the entry point its route or job calls: app receipts, compact JWS and the JSON signed
 /// inside them, Apple's notification, retention and Server API bodies, the client routes' request
-/// bodies, app-user tokens, the dashboard's forms, and the CSV files an import reads.
+/// bodies, offerings as operators write them and apps ask for them, app-user tokens, the dashboard's forms, and the CSV files an import reads.
 public enum FuzzTargets {
     /// The targets, verifying signed evidence against `setup`'s roots.
     public static func all(_ setup: FuzzSetup) throws -> [FuzzTarget] {
@@ -34,6 +34,7 @@ public enum FuzzTargets {
                 await .of { () async throws(EvidenceError) in _ = try await verifier.subscriptionStatuses(input, fallback: .sandbox) }
             },
             clientRequestBodies(),
+            offerings(),
             userToken(),
             // `perennial import` (and the admin API's imports) read a previous backend's CSV in each
             // format, a chunk at a time: a file cut anywhere must read as the file whole.
@@ -142,6 +143,24 @@ public enum FuzzTargets {
                 await body(ReceiptRequest.self), await body(SignedTransactionRequest.self), await body(AppTransactionRequest.self),
                 await body(EligibilityRequest.self), await body(ConsumptionReportRequest.self), await body(OfferSignatureRequest.self),
             ])
+        }
+    }
+
+    /// An offering as an operator sends it (the admin API's body read strictly, its metadata and
+    /// targeting checked as adding one checks them), and the input's first two lines as the
+    /// storefront and app version an app asks for its offerings with.
+    static func offerings() -> FuzzTarget {
+        FuzzTarget("offerings") { input in
+            let body = await FuzzVerdict.of(refusing: [APIError.self, OfferingError.self]) {
+                let request = try JSONResponse.decodeStrictly(OfferingRequest.self, from: input)
+                _ = try OfferingActions.metadata(request.metadata ?? [:], limit: ServerLimits().maxOfferingMetadataBytes)
+                _ = try OfferingActions.targeting(request.targeting)
+            }
+            let lines = String(decoding: input, as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            let query = await FuzzVerdict.of { () throws(APIError) in
+                _ = try ClientRoutes.offeringContext(storefront: lines.first.map(String.init), appVersion: lines.dropFirst().first.map(String.init))
+            }
+            return .combined([body, query])
         }
     }
 

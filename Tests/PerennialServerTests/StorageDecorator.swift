@@ -172,6 +172,22 @@ extension StorageDecorator {
         try await intercept(#function)
         return try await base.webhookEndpoints(appBundleID: appBundleID)
     }
+    func addOffering(_ offering: OfferingDefinition) async throws(StorageError) -> OfferingWrite {
+        try await intercept(#function)
+        return try await base.addOffering(offering)
+    }
+    func replaceOffering(_ offering: OfferingDefinition) async throws(StorageError) -> OfferingWrite {
+        try await intercept(#function)
+        return try await base.replaceOffering(offering)
+    }
+    func removeOffering(id: String, appBundleID: String) async throws(StorageError) -> OfferingDefinition? {
+        try await intercept(#function)
+        return try await base.removeOffering(id: id, appBundleID: appBundleID)
+    }
+    func offerings(appBundleID: String) async throws(StorageError) -> [OfferingDefinition] {
+        try await intercept(#function)
+        return try await base.offerings(appBundleID: appBundleID)
+    }
     func releasePurchase(
         _ originalTransactionID: String, appBundleID: String, with applier: EvidenceApplier, action: AdminAction, now: Date
     ) async throws(StorageError) -> PurchaseRelease? {

@@ -17,6 +17,8 @@ public actor Perennial {
     let store: any StoreBackend
     let server: any ServerAPI
     let cache: SubscriberCache
+    /// The last offerings answer, for ``offerings()`` offline.
+    let offeringsCache: OfferingsCache
     /// Who the SDK acts for: read for every new transaction, subscriber and restore.
     let identity: AppUserIdentity
     let uploader: TransactionUploader
@@ -50,6 +52,7 @@ public actor Perennial {
         let uploader = TransactionUploader(
             persistence: configuration.journalStore, server: server, store: store, cache: cache, configuration: configuration)
         self.cache = cache
+        self.offeringsCache = OfferingsCache(persistence: configuration.offeringsStore)
         self.uploader = uploader
         self.flow = PurchaseFlow(
             store: store, server: server, uploader: uploader, cache: cache, tokens: AppAccountTokens(server: server),

@@ -31,6 +31,17 @@ public struct PerennialConfiguration: Sendable {
     public var journalStore: any PersistentStore
     /// Where the last server answer is written, so a cold start without network still answers.
     public var cacheStore: any PersistentStore
+    /// Where the last offerings answer is written, so a paywall still shows without network
+    /// (``Perennial/offerings()``).
+    public var offeringsStore: any PersistentStore
+    /// The device's App Store storefront ("USA"), asked for each ``Perennial/offerings()`` call,
+    /// since offerings may target storefronts and a user can move. Nil (the default): not sent,
+    /// and offerings targeting storefronts do not match. With StoreKit 2:
+    /// `{ await Storefront.current?.countryCode }`.
+    public var storefront: (@Sendable () async -> String?)?
+    /// The app's version as offerings target it (dotted numbers); the bundle's
+    /// `CFBundleShortVersionString` by default.
+    public var appVersion: String? = Bundle.main.object(forInfoDictionaryKey: "CFBundleShortVersionString") as? String
     /// Where the SDK keeps the user it acts for when ``appUserID`` is nil (the anonymous id made up
     /// on first use, or the user ``Perennial/logIn(_:)`` named). Must survive app restarts: a lost
     /// anonymous id leaves that user's purchases behind until they are restored.
@@ -88,10 +99,12 @@ public struct PerennialConfiguration: Sendable {
             maxConcurrentUploads: maxConcurrentUploads, staleAfter: staleAfter, journalCapacity: journalCapacity,
             backoff: backoff, journalStore: Self.defaultJournalStore(directory: directory),
             cacheStore: FileStore(url: directory.appendingPathComponent("perennial-subscriber.json")),
+            offeringsStore: FileStore(url: directory.appendingPathComponent("perennial-offerings.json")),
             identityStore: FileStore(url: directory.appendingPathComponent("perennial-identity.json")), clock: clock)
     }
 
-    /// A configuration with explicit stores.
+    /// A configuration with explicit stores. The offerings are kept in memory unless
+    /// `offeringsStore` says where to keep them across launches.
     public init(
         serverURL: URL,
         publicKey: String,
@@ -103,6 +116,7 @@ public struct PerennialConfiguration: Sendable {
         backoff: BackoffPolicy = BackoffPolicy(),
         journalStore: any PersistentStore,
         cacheStore: any PersistentStore,
+        offeringsStore: any PersistentStore = InMemoryStore(),
         identityStore: any PersistentStore,
         clock: PerennialClock = .system
     ) {
@@ -116,6 +130,7 @@ public struct PerennialConfiguration: Sendable {
         self.backoff = backoff
         self.journalStore = journalStore
         self.cacheStore = cacheStore
+        self.offeringsStore = offeringsStore
         self.identityStore = identityStore
         self.clock = clock
     }

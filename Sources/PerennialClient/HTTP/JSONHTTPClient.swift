@@ -11,8 +11,8 @@ struct JSONHTTPClient: Sendable {
     let session: URLSession
 
     /// The URL of `components` under the base URL, each percent-encoded as one path segment (an
-    /// app user id may contain `/` or spaces).
-    func url(_ components: [String]) throws(ServerError) -> URL {
+    /// app user id may contain `/` or spaces), with `query` when it has items.
+    func url(_ components: [String], query: [URLQueryItem] = []) throws(ServerError) -> URL {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/")
         var text = baseURL.absoluteString
@@ -23,23 +23,25 @@ struct JSONHTTPClient: Sendable {
             }
             text += "/" + encoded
         }
-        guard let url = URL(string: text) else { throw .invalidRequest("'\(text)' is not a URL") }
-        return url
+        guard var url = URLComponents(string: text) else { throw .invalidRequest("'\(text)' is not a URL") }
+        if !query.isEmpty { url.queryItems = query }
+        guard let built = url.url else { throw .invalidRequest("'\(text)' is not a URL") }
+        return built
     }
 
     /// Sends one request; `body` nil sends none. Answers with the raw body of a 2xx response.
     func send(
-        _ method: String, _ components: [String], body: (some Encodable & Sendable)?, headers: [String: String] = [:]
+        _ method: String, _ components: [String], query: [URLQueryItem] = [], body: (some Encodable & Sendable)?, headers: [String: String] = [:]
     ) async throws(ServerError) -> Data {
-        try await sendReadingHeader(method, components, body: body, headers: headers, header: nil).body
+        try await sendReadingHeader(method, components, query: query, body: body, headers: headers, header: nil).body
     }
 
     /// Sends one request and answers the raw body of a 2xx response with the value of `header`.
     func sendReadingHeader(
-        _ method: String, _ components: [String], body: (some Encodable & Sendable)?, headers: [String: String] = [:],
-        header: String?
+        _ method: String, _ components: [String], query: [URLQueryItem] = [], body: (some Encodable & Sendable)?,
+        headers: [String: String] = [:], header: String?
     ) async throws(ServerError) -> (body: Data, header: String?) {
-        var request = URLRequest(url: try url(components))
+        var request = URLRequest(url: try url(components, query: query))
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -94,10 +96,10 @@ struct JSONHTTPClient: Sendable {
 
     /// Sends one request and decodes the 2xx answer as `Response`.
     func send<Response: Decodable>(
-        _ method: String, _ components: [String], body: (some Encodable & Sendable)?, headers: [String: String] = [:],
-        as type: Response.Type
+        _ method: String, _ components: [String], query: [URLQueryItem] = [], body: (some Encodable & Sendable)?,
+        headers: [String: String] = [:], as type: Response.Type
     ) async throws(ServerError) -> Response {
-        let data = try await send(method, components, body: body, headers: headers)
+        let data = try await send(method, components, query: query, body: body, headers: headers)
         do {
             return try WireJSON.decoder().decode(Response.self, from: data)
         } catch {

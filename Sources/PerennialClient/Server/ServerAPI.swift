@@ -26,4 +26,7 @@ public protocol ServerAPI: Sendable {
     func signOffer(productID: String, offerID: String, appUserID: String) async throws(ServerError) -> SignedOffer
     /// The server's verdict on the product's introductory offer for the user, signed for StoreKit.
     func signIntroEligibility(productID: String, appUserID: String) async throws(ServerError) -> SignedIntroEligibility
+    /// The app's offerings and the one the server chose for the user on this device; `storefront`
+    /// and `appVersion` are sent when known, since targeting depends on them.
+    func offerings(appUserID: String, storefront: String?, appVersion: String?) async throws(ServerError) -> OfferingsResponse
 }

@@ -75,10 +75,16 @@ public struct URLSessionServerAPI: ServerAPI {
         try await send("POST", appUserID, ["offers", "intro-eligibility"], body: IntroEligibilitySignatureRequest(productId: productID))
     }
 
+    public func offerings(appUserID: String, storefront: String?, appVersion: String?) async throws(ServerError) -> OfferingsResponse {
+        let query = [storefront.map { URLQueryItem(name: "storefront", value: $0) }, appVersion.map { URLQueryItem(name: "appVersion", value: $0) }]
+        return try await send("GET", appUserID, ["offerings"], query: query.compactMap { $0 }, body: NoBody?.none)
+    }
+
     private func send<Response: Decodable>(
-        _ method: String, _ appUserID: String, _ tail: [String], body: (some Encodable & Sendable)?
+        _ method: String, _ appUserID: String, _ tail: [String], query: [URLQueryItem] = [], body: (some Encodable & Sendable)?
     ) async throws(ServerError) -> Response {
-        try await http.send(method, ["v1", "subscribers", appUserID] + tail, body: body, headers: try await headers(appUserID), as: Response.self)
+        try await http.send(
+            method, ["v1", "subscribers", appUserID] + tail, query: query, body: body, headers: try await headers(appUserID), as: Response.self)
     }
 
     private func headers(_ appUserID: String) async throws(ServerError) -> [String: String] {

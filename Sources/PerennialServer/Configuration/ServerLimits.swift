@@ -30,6 +30,9 @@ public struct ServerLimits: Sendable, Equatable {
     public var maxBodyBytes: Int
     /// The largest dashboard form read.
     public var maxFormBytes: Int
+    /// The largest metadata of one offering, all locales, as JSON (docs/offerings.md): every app
+    /// user asking for offerings is sent every offering of the app, so this bounds that answer.
+    public var maxOfferingMetadataBytes: Int
     /// Requests per second one address may make to the public client routes (`/v1/subscribers`),
     /// with bursts of ``clientBurst``.
     public var clientRequestsPerSecondPerAddress: Double
@@ -50,7 +53,7 @@ public struct ServerLimits: Sendable, Equatable {
     public init(
         headerTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = .seconds(30), idleTimeout: TimeAmount = .seconds(75),
         linger: TimeAmount = .seconds(2), maxConnections: Int = 4_096, reservedFileDescriptors: Int = 256,
-        maxBodyBytes: Int = 4 * 1024 * 1024, maxFormBytes: Int = 16 * 1024, clientRequestsPerSecondPerAddress: Double = 30,
+        maxBodyBytes: Int = 4 * 1024 * 1024, maxFormBytes: Int = 16 * 1024, maxOfferingMetadataBytes: Int = 64 * 1024, clientRequestsPerSecondPerAddress: Double = 30,
         clientRequestsPerSecondPerKey: Double = 5_000, clientBurst: Double = 60, failuresBeforeBackoff: Int = 5,
         maxFailureBackoff: TimeAmount = .seconds(300), trustForwardedFor: Bool = false
     ) {
@@ -62,6 +65,7 @@ public struct ServerLimits: Sendable, Equatable {
         self.reservedFileDescriptors = reservedFileDescriptors
         self.maxBodyBytes = maxBodyBytes
         self.maxFormBytes = maxFormBytes
+        self.maxOfferingMetadataBytes = maxOfferingMetadataBytes
         self.clientRequestsPerSecondPerAddress = clientRequestsPerSecondPerAddress
         self.clientRequestsPerSecondPerKey = clientRequestsPerSecondPerKey
         self.clientBurst = clientBurst
@@ -81,7 +85,7 @@ public struct ServerLimits: Sendable, Equatable {
 extension ServerLimits: Decodable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case headerTimeoutSeconds, bodyTimeoutSeconds, idleTimeoutSeconds, lingerSeconds, maxConnections, reservedFileDescriptors
-        case maxBodyBytes, maxFormBytes, clientRequestsPerSecondPerAddress, clientRequestsPerSecondPerKey, clientBurst
+        case maxBodyBytes, maxFormBytes, maxOfferingMetadataBytes, clientRequestsPerSecondPerAddress, clientRequestsPerSecondPerKey, clientBurst
         case failuresBeforeBackoff, maxFailureBackoffSeconds, trustForwardedFor
     }
 
@@ -116,6 +120,7 @@ extension ServerLimits: Decodable {
         try count(.reservedFileDescriptors, &limits.reservedFileDescriptors)
         try count(.maxBodyBytes, &limits.maxBodyBytes)
         try count(.maxFormBytes, &limits.maxFormBytes)
+        try count(.maxOfferingMetadataBytes, &limits.maxOfferingMetadataBytes)
         try count(.failuresBeforeBackoff, &limits.failuresBeforeBackoff)
         limits.clientRequestsPerSecondPerAddress = try positive(.clientRequestsPerSecondPerAddress) ?? limits.clientRequestsPerSecondPerAddress
         limits.clientRequestsPerSecondPerKey = try positive(.clientRequestsPerSecondPerKey) ?? limits.clientRequestsPerSecondPerKey

@@ -69,7 +69,7 @@ struct DashboardPage: Sendable {
         nav a{color:var(--fg);text-decoration:none}nav .brand{font-weight:700}nav .search{flex:1;min-width:12em}
         nav input{width:100%;box-sizing:border-box}
         a{color:var(--accent)}h1{font-size:1.4em;margin:.4em 0}h2{font-size:1.1em;margin:1.4em 0 .5em}
-        input,select,button{font:inherit;padding:.4em .6em;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
+        input,select,button,textarea{font:inherit;padding:.4em .6em;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
         button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:pointer}
         button.link{background:none;border:none;color:var(--accent);padding:0}
         form{margin:0}.row{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}

@@ -31,6 +31,7 @@ struct DashboardRoutes: Sendable {
         let pages = router.group("dashboard").add(
             middleware: DashboardAuthentication(sessions: sessions, clock: wallClock, maxFormBytes: dependencies.limits.maxFormBytes))
         let support = pages.group().add(middleware: DashboardScope(required: .support))
+        let full = pages.group().add(middleware: DashboardScope(required: .full))
         pages.get { request, context in
             try await page(context) { session in try await overview(request, session: session).response }
         }
@@ -45,6 +46,15 @@ struct DashboardRoutes: Sendable {
         }
         pages.get("apps/:appId/imports/:importId") { request, context in
             try await page(context) { session in try await importProgress(request, context: context, session: session).response }
+        }
+        pages.get("apps/:appId/offerings") { request, context in
+            try await page(context) { session in try await offerings(request, context: context, session: session).response }
+        }
+        full.post("apps/:appId/offerings") { request, context in
+            try await page(context) { session in try await saveOffering(request, context: context, session: session) }
+        }
+        full.post("apps/:appId/offerings/:offeringId/delete") { request, context in
+            try await page(context) { session in try await removeOffering(request, context: context, session: session) }
         }
         support.post("apps/:appId/orders") { request, context in
             try await page(context) { session in try await lookUpOrder(request, context: context, session: session) }
@@ -219,6 +229,37 @@ struct DashboardRoutes: Sendable {
         return ImportPage.make(job, appID: app.id, problems: problems, after: after ?? 0, session: session)
     }
 
+    /// The app's offerings and the form adding one, or replacing the one `?edit=` names.
+    private func offerings(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
+        let app = try pathApp(context)
+        let offerings = try await dependencies.storage.offerings(appBundleID: app.bundleID).map(Offering.init)
+        let editing = try Self.queryFields(of: request)["edit"].map { id throws(OfferingError) in
+            guard let offering = offerings.first(where: { $0.id == id }) else { throw .noSuchOffering(id, app: app.id) }
+            return offering
+        }
+        return OfferingsPage.make(offerings, editing: editing, appID: app.id, session: session)
+    }
+
+    /// Adds the form's offering, or replaces the one it edits, as the admin API does.
+    private func saveOffering(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        let fields = try await form(request, as: OfferingsPage.Form.self)
+        let app = try pathApp(context)
+        let body = try fields.request()
+        if let replacing = fields.replacing {
+            _ = try await dependencies.perform(ReplaceOffering(offeringID: replacing, request: body, app: app), by: session.actingKey)
+        } else {
+            _ = try await dependencies.perform(AddOffering(request: body, app: app), by: session.actingKey)
+        }
+        return Response.redirect(to: Self.offeringsPath(app: app.id), type: .normal)
+    }
+
+    private func removeOffering(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        _ = try await form(request, as: NoFields.self)
+        let app = try pathApp(context)
+        _ = try await dependencies.perform(RemoveOffering(offeringID: context.parameters.get("offeringId") ?? "", app: app), by: session.actingKey)
+        return Response.redirect(to: Self.offeringsPath(app: app.id), type: .normal)
+    }
+
     private struct GrantForm: Decodable {
         var entitlementId: String?
         var duration: String?
@@ -359,6 +400,11 @@ struct DashboardRoutes: Sendable {
     /// `/dashboard/apps/{app}/imports`, or one import's page under it.
     static func importsPath(app: String, importID: String? = nil) -> String {
         "/dashboard/apps/\(segment(app))/imports" + (importID.map { "/\(segment($0))" } ?? "")
+    }
+
+    /// `/dashboard/apps/{app}/offerings`.
+    static func offeringsPath(app: String) -> String {
+        "/dashboard/apps/\(segment(app))/offerings"
     }
 
     /// `text` percent-encoded as one path segment.

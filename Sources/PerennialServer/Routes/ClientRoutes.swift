@@ -65,6 +65,7 @@ struct ClientRoutes: Sendable {
             return JSONResponse.make(try await signIntroEligibility(of: body.productId, user: user, app: app, now: dependencies.clock.now))
         }
         addLogIn(to: subscribers)
+        addOfferings(to: subscribers)
     }
 
     /// Verifies, applies and answers with the subscriber as the apply left it.

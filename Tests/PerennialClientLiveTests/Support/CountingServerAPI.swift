@@ -41,6 +41,10 @@ struct CountingServerAPI: ServerAPI {
         try await base.appAccountToken(appUserID: appUserID)
     }
 
+    func offerings(appUserID: String, storefront: String?, appVersion: String?) async throws(ServerError) -> OfferingsResponse {
+        try await base.offerings(appUserID: appUserID, storefront: storefront, appVersion: appVersion)
+    }
+
     func eligibility(productIDs: [String], appUserID: String) async throws(ServerError) -> [String: IntroEligibility] {
         try await base.eligibility(productIDs: productIDs, appUserID: appUserID)
     }

@@ -135,6 +135,11 @@ private struct KillableServer: ServerAPI {
         return try await base.postAppTransaction(signedAppTransaction, appUserID: appUserID)
     }
 
+    func offerings(appUserID: String, storefront: String?, appVersion: String?) async throws(ServerError) -> OfferingsResponse {
+        guard !kill.isDead else { throw .unreachable("the app died") }
+        return try await base.offerings(appUserID: appUserID, storefront: storefront, appVersion: appVersion)
+    }
+
     func appAccountToken(appUserID: String) async throws(ServerError) -> UUID {
         guard !kill.isDead else { throw .unreachable("the app died") }
         return try await base.appAccountToken(appUserID: appUserID)

@@ -9,6 +9,13 @@ actor FakeServer: ServerAPI {
         let appUserID: String
     }
 
+    /// One offerings request, with what the device said about itself.
+    struct OfferingsAsk: Equatable {
+        let appUserID: String
+        let storefront: String?
+        let appVersion: String?
+    }
+
     struct LogIn: Equatable {
         let appUserID: String
         let anonymousAppUserID: String
@@ -37,6 +44,9 @@ actor FakeServer: ServerAPI {
     /// every product a verdict was asked for.
     private var introVerdicts: [String: Bool] = [:]
     private(set) var introVerdictsAsked: [String] = []
+    private(set) var offeringsAsked: [OfferingsAsk] = []
+    /// When set, asking for offerings fails with this (the rest of the API answers).
+    private var offeringsFailure: ServerError?
     /// When set, asking for the app account token fails with this (the rest of the API answers).
     private var appAccountTokenFailure: ServerError?
 
@@ -44,6 +54,7 @@ actor FakeServer: ServerAPI {
     func signOffersAsJWS(_ jws: String?) { offerJWS = jws }
     func signOffers(with key: P256.Signing.PrivateKey, bundleID: String, jws: Bool = false) { offerSigner = (key, bundleID, jws) }
     func failAppAccountTokens(with error: ServerError?) { appAccountTokenFailure = error }
+    func failOfferings(with error: ServerError?) { offeringsFailure = error }
     func judgeIntroOffer(of productID: String, eligible: Bool) { introVerdicts[productID] = eligible }
     func setUploadDelay(_ delay: Duration?) { uploadDelay = delay }
     func postCount(of transactionID: String) -> Int { posts.count { $0.transactionID == transactionID } }
@@ -138,6 +149,16 @@ actor FakeServer: ServerAPI {
         let input = FakeJWS.base64URL(Data(#"{"alg":"ES256","kid":"KEY"}"#.utf8)) + "." + FakeJWS.base64URL(Data(claims.utf8))
         let jws = input + "." + FakeJWS.base64URL(try! signer.key.signature(for: Data(input.utf8)).rawRepresentation)
         return SignedIntroEligibility(productID: productID, eligibility: eligible ? .eligible : .ineligible, compactJWS: jws)
+    }
+
+    /// Every user's current offering is their own (`for-<user>`), so an answer shown to the wrong
+    /// user is recognisable.
+    func offerings(appUserID: String, storefront: String?, appVersion: String?) async throws(ServerError) -> OfferingsResponse {
+        guard isUp else { throw .unreachable("connection refused") }
+        offeringsAsked.append(OfferingsAsk(appUserID: appUserID, storefront: storefront, appVersion: appVersion))
+        if let offeringsFailure { throw offeringsFailure }
+        let own = Offering(id: "for-\(appUserID)", products: ["pro.monthly"], metadata: ["en": .object(["title": .string("Hello \(appUserID)")])])
+        return OfferingsResponse(current: own, offerings: [Offering(id: "default", products: ["pro.monthly"], isDefault: true), own])
     }
 
     /// Every answer carries a later server time, so out-of-order answers are recognisable.

@@ -12,6 +12,7 @@ final class SDKFixture: @unchecked Sendable {
     let store = FakeStore()
     let journal = InMemoryStore()
     let cache = InMemoryStore()
+    let offerings = InMemoryStore()
     let identity = InMemoryStore()
     let clock = ManualClock()
 
@@ -29,7 +30,7 @@ final class SDKFixture: @unchecked Sendable {
             serverURL: URL(string: "http://perennial.invalid")!, publicKey: "pk_test",
             appUserID: keepsIdentity ? nil : { @Sendable in self.appUserID }, maxConcurrentUploads: maxConcurrentUploads, staleAfter: staleAfter,
             journalCapacity: capacity, backoff: backoff, journalStore: journalStore ?? journal, cacheStore: cache,
-            identityStore: identity, clock: clock.clock)
+            offeringsStore: offerings, identityStore: identity, clock: clock.clock)
     }
 
     /// A fresh SDK instance over the same storage: what a relaunch of the app gets.

@@ -10,6 +10,8 @@ final class StubHTTP: @unchecked Sendable {
     struct Request: Sendable {
         let method: String
         let path: String
+        /// Percent-encoded, without the `?`; nil when the URL has none.
+        let query: String?
         let headers: [String: String]
         let body: Data
 
@@ -63,7 +65,7 @@ final class StubHTTP: @unchecked Sendable {
             stream.close()
         }
         let request = Request(
-            method: urlRequest.httpMethod ?? "GET", path: url.path(percentEncoded: true),
+            method: urlRequest.httpMethod ?? "GET", path: url.path(percentEncoded: true), query: url.query(percentEncoded: true),
             headers: urlRequest.allHTTPHeaderFields ?? [:], body: body)
         peer.lock.withLock { peer.recorded.append(request) }
         return peer.handler(request)

@@ -16,6 +16,13 @@ import X509
 ///
 /// Run it when a payload's shape changes: `PERENNIAL_UPDATE_FUZZ_CORPUS=1 swift test --filter FuzzCorpusSeeds`.
 @Suite struct FuzzCorpusSeeds {
+    /// An offering with every field, as an operator adds one.
+    static let offering = #"""
+        {"id":"winter-sale","products":["pro.monthly","basic.monthly"],"priority":10,"isDefault":false,\#
+        "metadata":{"en":{"title":"Winter sale","discount":0.5,"order":[2,1],"badge":null,"show":true},"de":{"title":"Winterangebot"}},\#
+        "targeting":{"storefronts":["DEU","AUT"],"minimumAppVersion":"2.0","maximumAppVersion":"3.1.4","audiences":["new","lapsed"]}}
+        """#
+
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PERENNIAL_UPDATE_FUZZ_CORPUS"] == "1"))
     func writeTheSeeds() throws {
         var world = try StoreWorld(bundleID: FuzzSetup.bundleID)
@@ -69,6 +76,10 @@ import X509
                 "consumption.json": try json.encode(ConsumptionReportRequest(consumedPercent: 42.5, deliveryStatus: "DELIVERED", sampleContentProvided: false)),
                 "offer.json": try json.encode(OfferSignatureRequest(productId: "pro.monthly", offerId: "winback")),
             ],
+            "offerings": [
+                "offering.json": Data(Self.offering.utf8),
+                "query": Data("usa\n2.10.1".utf8),
+            ],
             "userToken": [
                 "token": Data(UserTokenTests.hs256(sub: FuzzSetup.user, exp: FuzzSetup.now.addingTimeInterval(86_400), secret: FuzzSetup.userTokenSecret).utf8),
                 "claims.json": Data(#"{"sub":"\#(FuzzSetup.user)","exp":\#(Int(FuzzSetup.now.timeIntervalSince1970) + 86_400)}"#.utf8),
@@ -77,6 +88,9 @@ import X509
                 "sign-in": Data("csrf=7d0c4f2a9b1e&key=sk_test_admin&next=%2Fdashboard%2Fapps%2Fdemo%2Fsubscribers%2Falice".utf8),
                 "search": Data("q=alice+".utf8),
                 "grant": Data("csrf=7d0c4f2a9b1e&entitlementId=pro&duration=P1M&reason=goodwill+gesture".utf8),
+                "offering": Data(
+                    "csrf=7d0c4f2a9b1e&id=winter-sale&products=pro.monthly%2C+basic.monthly&priority=10&isDefault=on&storefronts=USA+DEU&minimumAppVersion=2.0&audienceLapsed=on&metadata=%7B%22en%22%3A%7B%22title%22%3A%22Sale%22%7D%7D"
+                        .utf8),
             ],
         ]
         for (index, notification) in notifications.enumerated() {

@@ -1,0 +1,42 @@
+import Hummingbird
+import PerennialCore
+import PerennialStorage
+import PerennialWire
+
+extension ClientRoutes {
+    /// `GET /v1/subscribers/{appUserId}/offerings?storefront=&appVersion=`: the offering chosen
+    /// for the user on this device now (``PerennialCore/OfferingChoice``, the audience from the
+    /// user's records at the server's clock) and every offering of the app.
+    func addOfferings(to subscribers: RouterGroup<PerennialRequestContext>) {
+        subscribers.get(":appUserId/offerings") { request, context in
+            let (app, user) = try context.client()
+            let query = request.uri.queryParameters
+            let offeringContext = try Self.offeringContext(storefront: query.get("storefront"), appVersion: query.get("appVersion"))
+            let offerings = try await dependencies.storage.offerings(appBundleID: app.bundleID)
+            let view = try await dependencies.pipeline(for: app).view(of: user, now: dependencies.clock.now)
+            let current = OfferingChoice.current(among: offerings, in: offeringContext, subscriber: view)?.id
+            // Each offering's metadata is read from its stored text once, the current one's too.
+            let answered = offerings.map(Offering.init)
+            return JSONResponse.make(OfferingsResponse(current: answered.first { $0.id == current }, offerings: answered))
+        }
+    }
+
+    /// The device the app describes; a value it sends must be well formed (an unknown storefront
+    /// is not an error: it matches only offerings for every storefront).
+    static func offeringContext(storefront: String?, appVersion: String?) throws(APIError) -> OfferingContext {
+        var context = OfferingContext()
+        if let text = storefront {
+            guard let storefront = OfferingContext.storefront(text) else {
+                throw APIError.malformed("storefront must be a three-letter App Store code such as USA (got '\(text.prefix(20))')")
+            }
+            context.storefront = storefront
+        }
+        if let text = appVersion {
+            guard let version = AppVersion(text) else {
+                throw APIError.malformed("appVersion must be dotted numbers such as 2.1.0 (got '\(text.prefix(40))')")
+            }
+            context.appVersion = version
+        }
+        return context
+    }
+}
