@@ -87,6 +87,17 @@ extension PostgresStorage {
         }
     }
 
+    public func consumptionRequests(appBundleID: String, requestedFrom from: Date, before: Date) async throws(StorageError) -> [RefundRequestRecord] {
+        try await withRows("read consumption requests of a range") { rows in
+            try await Self.requests(
+                rows.connection.query(
+                    """
+                    SELECT id, record FROM consumption_requests WHERE app_bundle_id = \(appBundleID)
+                    AND requested_at >= \(from.timeIntervalSince1970) AND requested_at < \(before.timeIntervalSince1970) ORDER BY requested_at, id
+                    """, logger: rows.logger))
+        }
+    }
+
     public func reportConsumption(_ report: ConsumptionReport, of user: AppUserID, appBundleID: String) async throws(StorageError) {
         let record = String(decoding: try StorageJSON.encode(report, what: "consumption report of \(user)"), as: UTF8.self)
         _ = try await withRows("report consumption of \(user)") { rows in

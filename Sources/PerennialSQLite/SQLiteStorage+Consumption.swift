@@ -70,6 +70,19 @@ extension SQLiteStorage {
         }
     }
 
+    public func consumptionRequests(appBundleID: String, requestedFrom from: Date, before: Date) async throws(StorageError) -> [RefundRequestRecord] {
+        try await read("read consumption requests of a range") { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, record FROM consumption_requests
+                        WHERE app_bundle_id = ? AND requested_at >= ? AND requested_at < ? ORDER BY requested_at, id
+                        """),
+                arguments: [appBundleID, from.timeIntervalSince1970, before.timeIntervalSince1970]
+            ).map { row in try Self.request(id: row["id"], record: row["record"]) }
+        }
+    }
+
     public func reportConsumption(_ report: ConsumptionReport, of user: AppUserID, appBundleID: String) async throws(StorageError) {
         let record = String(decoding: try StorageJSON.encode(report, what: "consumption report of \(user)"), as: UTF8.self)
         try await write("report consumption of \(user)") { db in

@@ -230,6 +230,10 @@ extension StorageDecorator {
         try await intercept(#function)
         return try await base.consumptionRequests(appBundleID: appBundleID, limit: limit)
     }
+    func consumptionRequests(appBundleID: String, requestedFrom from: Date, before: Date) async throws(StorageError) -> [RefundRequestRecord] {
+        try await intercept(#function)
+        return try await base.consumptionRequests(appBundleID: appBundleID, requestedFrom: from, before: before)
+    }
     func reportConsumption(_ report: ConsumptionReport, of user: AppUserID, appBundleID: String) async throws(StorageError) {
         try await intercept(#function)
         try await base.reportConsumption(report, of: user, appBundleID: appBundleID)

@@ -14,6 +14,7 @@ public struct ConsumptionContract: Sendable {
         case updatesNeedTheLease
         case requestsAreFoundByTransactionAndListedNewestFirst
         case theLatestReportWins
+        case requestsOfARangeAreListedOldestFirst
     }
 
     /// Makes a fresh, empty, not yet migrated storage.
@@ -32,6 +33,7 @@ public struct ConsumptionContract: Sendable {
         case .updatesNeedTheLease: try await updatesNeedTheLease(storage)
         case .requestsAreFoundByTransactionAndListedNewestFirst: try await requestsAreFoundByTransactionAndListedNewestFirst(storage)
         case .theLatestReportWins: try await theLatestReportWins(storage)
+        case .requestsOfARangeAreListedOldestFirst: try await requestsOfARangeAreListedOldestFirst(storage)
         }
     }
 
@@ -45,6 +47,14 @@ public struct ConsumptionContract: Sendable {
             id: id, appBundleID: app, environment: .sandbox, transactionID: transactionID, originalTransactionID: "1000",
             productID: ContractFixture.productID, purchaseDate: ContractFixture.day(0), expiresDate: ContractFixture.day(30), appUserID: alice, reason: "UNINTENDED_PURCHASE", requestedAt: ContractFixture.day(days),
             state: .pending)
+    }
+
+    /// The analytics' read: the app's requests from the range's first instant, before its end.
+    private func requestsOfARangeAreListedOldestFirst(_ storage: any SubscriberStorage) async throws {
+        let requests = [request("r-3", days: 3), request("r-1", days: 1), request("r-2", days: 2), request("other", days: 2, app: "com.example.other")]
+        for request in requests { _ = try await storage.addConsumptionRequest(request, audit: nil) }
+        let found = try await storage.consumptionRequests(appBundleID: ContractFixture.bundleID, requestedFrom: ContractFixture.day(1), before: ContractFixture.day(3))
+        #expect(found.map(\.id) == ["r-1", "r-2"])
     }
 
     private func requestIsStoredOnceWithItsTimelineEntry(_ storage: any SubscriberStorage) async throws {

@@ -7,13 +7,13 @@ public import PerennialStorage
 /// `/metrics` ask.
 public struct Analytics: Sendable {
     public let apps: AppRegistry
-    public let storage: any AnalyticsStorage
+    public let storage: any AnalyticsStorage & ConsumptionStore
     public let clock: any TimeSource
 
     /// The longest range a report covers: ten years of days.
     public static let maximumDays = 3_660
 
-    public init(apps: AppRegistry, storage: any AnalyticsStorage, clock: any TimeSource) {
+    public init(apps: AppRegistry, storage: any AnalyticsStorage & ConsumptionStore, clock: any TimeSource) {
         self.apps = apps
         self.storage = storage
         self.clock = clock
@@ -113,6 +113,9 @@ public struct Analytics: Sendable {
                     key: key, points: points,
                     total: Self.total(of: tally, from: fromDay, through: throughDay, granularity: query.granularity, smallBusiness: smallBusiness)))
         }
+        let refundRequests = try await storage.consumptionRequests(
+            appBundleID: app.bundleID, requestedFrom: AnalyticsCounters.start(ofDay: fromDay), before: AnalyticsCounters.start(ofDay: throughDay + 1)
+        ).filter { $0.environment == query.environment }
         let previousTotal = Self.total(
             of: sealed[nil] ?? empty, from: previousFrom, through: fromDay - 1, granularity: query.granularity, smallBusiness: smallBusiness)
         return AnalyticsReport(
@@ -123,7 +126,7 @@ public struct Analytics: Sendable {
                 return RenewalRow(
                     period: period, due: Int(tally.sum(.renewalDue(period: period), from: fromDay, to: throughDay + 1)),
                     renewed: Int(tally.sum(.renewed(period: period), from: fromDay, to: throughDay + 1)))
-            }, unconvertedCurrencies: unconverted.sorted())
+            }, refundRequests: RefundRequestFigures(refundRequests), unconvertedCurrencies: unconverted.sorted())
     }
 
     /// The figures of a range as one bucket; its churn rate, customers and paying customers are

@@ -47,14 +47,17 @@ public struct AnalyticsReport: Sendable, Hashable {
     public var cohorts: [CohortRow]
     /// Renewals due in the range by the period's number in its run, and how many came.
     public var renewals: [RenewalRow]
+    /// The refund requests Apple asked about in the range and their outcomes.
+    public var refundRequests: RefundRequestFigures
     /// Currencies with amounts but no exchange rate to ``currency``: left out of every sum.
     public var unconvertedCurrencies: [String]
 
     public init(
         query: AnalyticsQuery, asOf: Date, currency: String, segments: [Segment], previousTotal: AnalyticsFigures, cohorts: [CohortRow],
-        renewals: [RenewalRow], unconvertedCurrencies: [String] = []
+        renewals: [RenewalRow], refundRequests: RefundRequestFigures = RefundRequestFigures(), unconvertedCurrencies: [String] = []
     ) {
         self.renewals = renewals
+        self.refundRequests = refundRequests
         self.query = query
         self.asOf = asOf
         self.currency = currency

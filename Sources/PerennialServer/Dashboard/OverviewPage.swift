@@ -76,6 +76,12 @@ struct OverviewPage: Sendable {
     /// failed answer stands out, since the refund was decided without the app's side.
     private var refunds: HTML {
         guard !refundRequests.isEmpty else { return "<p class=\"muted\">No refund requests from Apple yet.</p>" }
+        let range = report.refundRequests
+        let summary: HTML = """
+            <p>\(range.requested) in this range: \(range.answered) answered, \(range.unanswered) not answered; \
+            Apple refunded \(range.refunded), declined \(range.declined), \(range.undecided) undecided\
+            \(range.refundRate.map { " (\(DashboardFormat.percent($0)) of its decisions refunds)" } ?? "").</p>
+            """
         let rows = refundRequests.map { request -> HTML in
             let user: HTML = request.appUserID.map {
                 "<a href=\"\(DashboardRoutes.subscriberPath(app: report.query.appID, user: $0.rawValue))\">\($0.rawValue)</a>"
@@ -88,7 +94,7 @@ struct OverviewPage: Sendable {
             let outcome: HTML = request.outcome.map { "\($0 == .refunded ? "refunded" : "declined")" } ?? "<span class=\"muted\">waiting</span>"
             return "<tr><td>\(DashboardFormat.instant(request.requestedAt))</td><td>\(user)</td><td>\(request.productID)</td><td>\(request.reason, or: "—")</td><td>\(state)</td><td>\(outcome)</td></tr>"
         }
-        return "<table><thead><tr><th>Asked</th><th>Subscriber</th><th>Product</th><th>Reason</th><th>Answer</th><th>Apple</th></tr></thead><tbody>\(HTML.join(rows))</tbody></table>"
+        return "\(summary)<table><thead><tr><th>Asked</th><th>Subscriber</th><th>Product</th><th>Reason</th><th>Answer</th><th>Apple</th></tr></thead><tbody>\(HTML.join(rows))</tbody></table>"
     }
 
     /// The amounts no figure holds, said where the figures are: a currency the configuration gives

@@ -174,6 +174,10 @@ public protocol ConsumptionStore: Sendable {
     /// The app's requests, newest first, at most `limit`.
     func consumptionRequests(appBundleID: String, limit: Int) async throws(StorageError) -> [RefundRequestRecord]
 
+    /// The app's requests made in `[from, before)`, oldest first: the analytics' refund requests
+    /// and their outcomes (a few a day; never the whole table).
+    func consumptionRequests(appBundleID: String, requestedFrom from: Date, before: Date) async throws(StorageError) -> [RefundRequestRecord]
+
     /// Keeps the app's latest report about `user`, replacing an earlier one.
     func reportConsumption(_ report: ConsumptionReport, of user: AppUserID, appBundleID: String) async throws(StorageError)
 

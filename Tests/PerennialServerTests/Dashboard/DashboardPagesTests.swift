@@ -164,6 +164,12 @@ import Testing
             let dashboard = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
             let html = try await dashboard.get("/dashboard?environment=Sandbox").text
             #expect(html.contains("<h2>Refund requests</h2>"))
+            #expect(html.contains("2 in this range: 1 answered, 1 not answered; Apple refunded 0, declined 1, 1 undecided (0.0% of its decisions refunds)."), "\(html)")
+            let figures = try await client.send(.get, "/admin/v1/apps/demo/metrics?environment=Sandbox", key: ServerHarness.adminKey)
+            let summary = (try JSONSerialization.jsonObject(with: figures.data) as? [String: Any])?["refundRequests"] as? [String: Any]
+            #expect(summary?["requested"] as? Int == 2 && summary?["answered"] as? Int == 1 && summary?["unanswered"] as? Int == 1)
+            #expect(summary?["refunded"] as? Int == 0 && summary?["declined"] as? Int == 1 && summary?["undecided"] as? Int == 1)
+            #expect(summary?["refundRate"] as? Double == 0)
             #expect(html.contains("answered: DECLINE</td><td>declined</td>"))
             #expect(html.contains("<span class=\"down\">missed</span></td><td><span class=\"muted\">waiting</span>"))
             #expect(html.contains("href=\"/dashboard/apps/demo/subscribers/alice\""))

@@ -67,6 +67,22 @@ struct AnalyticsResponse: Encodable {
     let previousTotal: Figures
     let cohorts: [Cohort]
     let renewals: [Renewal]
+    let refundRequests: RefundRequests
+
+    struct RefundRequests: Encodable {
+        let figures: RefundRequestFigures
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: FieldKey.self)
+            for (name, value) in [
+                ("requested", figures.requested), ("answered", figures.answered), ("unanswered", figures.unanswered),
+                ("refunded", figures.refunded), ("declined", figures.declined), ("undecided", figures.undecided),
+            ] {
+                try container.encode(value, forKey: FieldKey(name))
+            }
+            try container.encode(figures.refundRate, forKey: FieldKey("refundRate"))
+        }
+    }
 
     init(_ report: AnalyticsReport) {
         let query = report.query
@@ -88,6 +104,7 @@ struct AnalyticsResponse: Encodable {
         }
         previousTotal = Figures(figures: report.previousTotal)
         cohorts = report.cohorts.map { Cohort(month: AnalyticsDay.string($0.month), size: $0.size, retained: $0.retained, revenue: $0.revenue) }
+        refundRequests = RefundRequests(figures: report.refundRequests)
         renewals = report.renewals.map { Renewal(period: $0.period, due: $0.due, renewed: $0.renewed, rate: $0.rate) }
     }
 
@@ -106,6 +123,7 @@ struct AnalyticsResponse: Encodable {
         try container.encode(previousTotal, forKey: FieldKey("previousTotal"))
         try container.encode(cohorts, forKey: FieldKey("cohorts"))
         try container.encode(renewals, forKey: FieldKey("renewals"))
+        try container.encode(refundRequests, forKey: FieldKey("refundRequests"))
     }
 }
 
