@@ -222,7 +222,7 @@ struct SubscriptionFactsMovementTests {
         #expect(Self.days(foreseen, .scheduled(.mrrChurned)) == [hour: 10_000])
         // The start is not foreseen: the evidence was signed then.
         let scheduled = Set(foreseen.values.keys.compactMap(\.metric.scheduledMetric))
-        #expect(scheduled == [.activeChange, .mrrGrossChange, .mrrProceedsChange, .mrrProceedsSmallBusinessChange, .churnOther, .mrrChurned, .renewalDue(period: 1)])
+        #expect(scheduled == [.activeChange, .mrrGrossChange, .mrrProceedsChange, .mrrProceedsSmallBusinessChange, .churnOther, .mrrChurned, .renewalDue(period: 1), .renewalLapsed(period: 1)])
         let confirmed = Self.counters([period], info: Self.info(willRenew: false, signed: Self.at(4, 15, 15), reason: .voluntary))
         #expect(confirmed.values.keys.allSatisfy { $0.metric.scheduledMetric == nil })
         #expect(Self.days(confirmed, .churnVoluntary) == [Self.day(4, 15): 1])

@@ -35,11 +35,13 @@ public struct AnalyticsMetric: RawRepresentable, Sendable, Hashable, Comparable,
     public static let revenueProceeds = Self(rawValue: 11)
     public static let revenueProceedsSmallBusiness = Self(rawValue: 12)
     public static let chargePriceUnknown = Self(rawValue: 13)
-    /// A subscription's first charge in a UTC day, ISO week or calendar month: summed over a
-    /// bucket that is that period, the paying customers (distinct subscriptions charged).
-    public static let payingInDay = Self(rawValue: 14)
-    public static let payingInWeek = Self(rawValue: 15)
-    public static let payingInMonth = Self(rawValue: 16)
+    /// A charge (a paid period not family shared), and a charge that follows another of its
+    /// subscription in the same UTC day, ISO week or calendar month: over a bucket that is that
+    /// period, charges less repeats are the paying customers (distinct subscriptions charged).
+    public static let charge = Self(rawValue: 27)
+    public static let repeatChargeInDay = Self(rawValue: 14)
+    public static let repeatChargeInWeek = Self(rawValue: 15)
+    public static let repeatChargeInMonth = Self(rawValue: 16)
     /// A subscription becoming active (a trial or a paid period after time without either) for
     /// the first time in a day, week or month in which it had not been active before: with the
     /// actives and trials at a bucket's start, the customers of the bucket.
@@ -72,10 +74,10 @@ public struct AnalyticsMetric: RawRepresentable, Sendable, Hashable, Comparable,
     public static let refundPriceUnknown = Self(rawValue: 44)
     /// Of the paid periods whose renewal was due (their end, unless refunded or replaced by a
     /// plan change), by their number in their run of paid periods (1…4, then 5 for the fifth and
-    /// later), on the day it was due; and of those, the ones renewed (on time or after billing
-    /// retry), on the same day.
+    /// later), on the day it was due; and of those, the ones that lapsed (no renewal nor recovery
+    /// followed), on the same day: the renewed are the difference.
     public static func renewalDue(period: Int) -> Self { Self(rawValue: 62 + min(max(period, 1), renewalPeriods)) }
-    public static func renewed(period: Int) -> Self { Self(rawValue: 44 + min(max(period, 1), renewalPeriods)) }
+    public static func renewalLapsed(period: Int) -> Self { Self(rawValue: 44 + min(max(period, 1), renewalPeriods)) }
     /// The periods counted apart by ``renewalDue(period:)``: the last stands for itself and later.
     public static let renewalPeriods = 5
 

@@ -131,6 +131,8 @@ public struct SubscriptionFacts: Sendable {
         // Each period's MRR span, with its neighbours', for the MRR movement.
         var previousMRR = loopStart > 0 && loopStart < history.count ? mrrSpan(of: history, at: loopStart - 1) : nil
         var currentMRR = loopStart < history.count ? mrrSpan(of: history, at: loopStart) : nil
+        // The previous paid period's number in its run, while the loop walks one.
+        var previousRun: (index: Int, number: Int)?
 
         // Records are passed on as the history and an index, their fields read in place
         // (`history[index].…`), as `TransactionStep` reads them: a record passed by value is a copy
@@ -157,6 +159,7 @@ public struct SubscriptionFacts: Sendable {
                 continue
             }
             let nextStep = hasNext ? TransactionStep(history, at: index + 1) : nil
+            let step = index > 0 ? TransactionStep(history, at: index) : nil
             writer.use(history, at: index)
             if index == last { writer.horizon = horizon }
 
@@ -180,11 +183,18 @@ public struct SubscriptionFacts: Sendable {
                 if let currentMRR {
                     addMovement(of: currentMRR, after: previousMRR, before: nextMRR, isFirstPaid: index == firstPaidPeriod, with: &writer)
                 }
-                if history[index].ownership != .familyShared { countPayingCustomer(history, at: index, with: &writer) }
-                countRenewalDue(history, at: index, revokedInPeriod: revocation.map { $0.date < paidEnd } ?? false, with: &writer)
+                if history[index].ownership != .familyShared { countCharge(history, at: index, with: &writer) }
+                let run: Int
+                if let previousRun, previousRun.index == index - 1, step == .renewal || step == .billingRecovery || step == .planChange {
+                    run = min(previousRun.number + 1, AnalyticsMetric.renewalPeriods)
+                } else {
+                    run = previousRun == nil ? index - Self.runStart(history, endingAt: index, atMost: AnalyticsMetric.renewalPeriods) + 1 : 1
+                }
+                previousRun = (index, run)
+                countRenewalDue(history, at: index, number: run, revokedInPeriod: revocation.map { $0.date < paidEnd } ?? false, next: nextStep, with: &writer)
                 if index == firstPaidPeriod {
                     writer.count(.newPaid, on: start)
-                } else if let step = index > 0 ? TransactionStep(history, at: index) : nil {
+                } else if let step {
                     switch step {
                     case .renewal, .billingRecovery: writer.count(.renewal, on: start)
                     case .resubscription, .afterGap: writer.count(.reactivation, on: start)
@@ -193,7 +203,7 @@ public struct SubscriptionFacts: Sendable {
                 }
             }
             countCustomerEntering(history, at: index, with: &writer)
-            if index > 0, TransactionStep(history, at: index) == .billingRecovery {
+            if step == .billingRecovery {
                 writer.count(.billingRetryRecovery, on: start)
             }
 
@@ -269,16 +279,18 @@ public struct SubscriptionFacts: Sendable {
         return milliUnits
     }
 
-    /// Marks a charge that is its subscription's first in its day, week or month.
-    private func countPayingCustomer(_ history: [Transaction], at index: Int, with writer: inout Writer) {
+    /// Counts a charge, and marks one that follows another charge of its subscription in the same
+    /// day, week or month (rare, so the paying customers cost one counter a charge, not three).
+    private func countCharge(_ history: [Transaction], at index: Int, with writer: inout Writer) {
+        let start = history[index].purchaseDate
+        writer.count(.charge, on: start)
         var previous = index - 1
         while previous >= 0, Self.isTrial(history, at: previous) || history[previous].ownership == .familyShared { previous -= 1 }
-        let day = AnalyticsCounters.day(of: history[index].purchaseDate)
-        let before = previous >= 0 ? AnalyticsCounters.day(of: history[previous].purchaseDate) : nil
-        let start = history[index].purchaseDate
-        if before != day { writer.count(.payingInDay, on: start) }
-        if before.map(UTCCalendar.weekStart(of:)) != UTCCalendar.weekStart(of: day) { writer.count(.payingInWeek, on: start) }
-        if before.map(UTCCalendar.monthStart(of:)) != UTCCalendar.monthStart(of: day) { writer.count(.payingInMonth, on: start) }
+        guard previous >= 0 else { return }
+        let (day, before) = (AnalyticsCounters.day(of: start), AnalyticsCounters.day(of: history[previous].purchaseDate))
+        if before == day { writer.count(.repeatChargeInDay, on: start) }
+        if UTCCalendar.weekStart(of: before) == UTCCalendar.weekStart(of: day) { writer.count(.repeatChargeInWeek, on: start) }
+        if UTCCalendar.monthStart(of: before) == UTCCalendar.monthStart(of: day) { writer.count(.repeatChargeInMonth, on: start) }
     }
 
     /// Marks a period that starts after time without a trial or paid period, when the
@@ -301,20 +313,16 @@ public struct SubscriptionFacts: Sendable {
     }
 
     /// Counts the renewal due at a paid period's end (none when it was refunded or replaced by a
-    /// plan change before its end), by the period's number in its run, and whether it came.
-    /// Whether a plan change replaced it is read from the next period's start, not from
-    /// `isUpgraded`, which only some versions of the record carry.
-    private func countRenewalDue(_ history: [Transaction], at index: Int, revokedInPeriod: Bool, with writer: inout Writer) {
+    /// plan change before its end), by the period's `number` in its run, and whether it lapsed
+    /// (the `next` step is no renewal or recovery). Whether a plan change replaced it is read from
+    /// the next period's start, not from `isUpgraded`, which only some versions of the record carry.
+    private func countRenewalDue(
+        _ history: [Transaction], at index: Int, number: Int, revokedInPeriod: Bool, next: TransactionStep?, with writer: inout Writer
+    ) {
         guard !revokedInPeriod, let due = history[index].expiresDate else { return }
         if index + 1 < history.count, history[index + 1].purchaseDate < due { return }
-        let number = index - Self.runStart(history, endingAt: index, atMost: AnalyticsMetric.renewalPeriods) + 1
         writer.count(.renewalDue(period: number), on: due)
-        if index + 1 < history.count {
-            switch TransactionStep(history, at: index + 1) {
-            case .renewal, .billingRecovery: writer.count(.renewed(period: number), on: due)
-            case .first, .planChange, .resubscription, .afterGap: break
-            }
-        }
+        if next != .renewal && next != .billingRecovery { writer.count(.renewalLapsed(period: number), on: due) }
     }
 
     /// Revenue, refund and MRR of one paid transaction, `history[index]`.

@@ -123,9 +123,8 @@ public struct Analytics: Sendable {
             cohorts: cohorts(cohortCounts, from: firstCohort, through: throughDay),
             renewals: (1...AnalyticsMetric.renewalPeriods).map { period in
                 let tally = sealed[nil] ?? empty
-                return RenewalRow(
-                    period: period, due: Int(tally.sum(.renewalDue(period: period), from: fromDay, to: throughDay + 1)),
-                    renewed: Int(tally.sum(.renewed(period: period), from: fromDay, to: throughDay + 1)))
+                let due = tally.sum(.renewalDue(period: period), from: fromDay, to: throughDay + 1)
+                return RenewalRow(period: period, due: Int(due), renewed: Int(due - tally.sum(.renewalLapsed(period: period), from: fromDay, to: throughDay + 1)))
             }, refundRequests: RefundRequestFigures(refundRequests), unconvertedCurrencies: unconverted.sorted())
     }
 

@@ -52,17 +52,17 @@ struct AnalyticsTally {
         sum(metric, from: firstDay, to: day)
     }
 
-    /// The counters that count a subscription once per day, week or month (``AnalyticsMetric``'s
-    /// `…SameDay`, `…InDay`, `…EnteredDay` and their weeks and months): summed over a bucket that
+    /// The counters that mark a subscription's event as its first or not in a day, week or month
+    /// (``AnalyticsMetric``'s `…SameDay`, `…EnteredDay`, `repeatChargeInDay` and their weeks and months): summed over a bucket that
     /// starts where its period does, they give its churn of actives at start and its customers.
     struct PeriodMarks {
         var churnStarted: AnalyticsMetric
         var customerEntered: AnalyticsMetric
-        var paying: AnalyticsMetric
+        var repeatCharge: AnalyticsMetric
 
-        static let day = PeriodMarks(churnStarted: .churnStartedSameDay, customerEntered: .customerEnteredDay, paying: .payingInDay)
-        static let week = PeriodMarks(churnStarted: .churnStartedSameWeek, customerEntered: .customerEnteredWeek, paying: .payingInWeek)
-        static let month = PeriodMarks(churnStarted: .churnStartedSameMonth, customerEntered: .customerEnteredMonth, paying: .payingInMonth)
+        static let day = PeriodMarks(churnStarted: .churnStartedSameDay, customerEntered: .customerEnteredDay, repeatCharge: .repeatChargeInDay)
+        static let week = PeriodMarks(churnStarted: .churnStartedSameWeek, customerEntered: .customerEnteredWeek, repeatCharge: .repeatChargeInWeek)
+        static let month = PeriodMarks(churnStarted: .churnStartedSameMonth, customerEntered: .customerEnteredMonth, repeatCharge: .repeatChargeInMonth)
     }
 
     /// The figures of the bucket of days `[from, to)`; `marks` are its period's, nil for a
@@ -99,7 +99,7 @@ struct AnalyticsTally {
         figures.billingRetryRecoveries = count(.billingRetryRecovery)
         figures.churnOfActiveAtStart = marks.map { figures.churn - count($0.churnStarted) }
         figures.customers = marks.map { Int(level(.activeChange, at: from) + level(.trialChange, at: from)) + count($0.customerEntered) }
-        figures.payingCustomers = marks.map { count($0.paying) }
+        figures.payingCustomers = marks.map { count(.charge) - count($0.repeatCharge) }
         figures.setAverages(revenue: figures.revenueGross)
         if let churned = figures.churnOfActiveAtStart, figures.activeAtStart > 0 {
             figures.churnRate = Double(churned) / Double(figures.activeAtStart)
