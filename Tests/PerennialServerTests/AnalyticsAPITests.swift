@@ -278,6 +278,11 @@ import Testing
             #expect(storefronts.contains("<th>Storefront</th>") && storefronts.contains("<tr><td>FRA</td>"))
             let whole = try await dashboard.get("/dashboard?app=analytics&range=365d").text
             #expect(!whole.contains("<th>Product</th>") && whole.contains("Net MRR movement") && whole.contains("Revenue at risk"))
+            // January's cohort: 32.00 per subscriber in its first month, 38.00 after four; first
+            // paid periods due 7, renewed 4.
+            #expect(whole.contains("<h3>Realized lifetime value</h3>"))
+            #expect(whole.contains("<td class=\"num\">32.00 USD</td><td class=\"num\">36.00 USD</td><td class=\"num\">38.00 USD</td><td class=\"num\">38.00 USD</td>"), "\(whole)")
+            #expect(whole.contains("<tr><td>1</td><td class=\"num\">7</td><td class=\"num\">4</td><td class=\"num\">57.1%</td></tr>"))
         }
     }
 

@@ -61,10 +61,11 @@ struct OverviewPage: Sendable {
             <select name="environment" aria-label="Environment">\(environmentOptions)</select>
             <select name="range" aria-label="Range">\(rangeOptions)</select>
             <select name="breakdown" aria-label="Breakdown">\(breakdownOptions)</select><button type="submit">Show</button></form>
-            <p class="muted">\(DashboardFormat.day(query.from)) to now, \(DashboardFormat.instant(report.asOf)) (UTC), compared with the \(range.label) before. Amounts in \(report.currency).</p>\(leftOut)
+            <p class="muted">\(DashboardFormat.day(query.from)) to now (\(DashboardFormat.instant(report.asOf))), compared with the \(range.label) before. Amounts in \(report.currency).</p>\(leftOut)
             <div class="tiles">\(tiles)</div>\(breakdownTable)
             <h2>Over time</h2><div class="charts">\(charts)</div>
             <h2>Cohorts</h2>\(cohorts)
+            <h2>Renewals by period</h2>\(renewals)
             <h2>Refund requests</h2>\(refunds)
             <h2>Imports</h2><p><a href="\(DashboardRoutes.importsPath(app: query.appID))">Imports of \(query.appID)</a> from a previous backend, \
             with their progress and reports.</p>
@@ -295,9 +296,32 @@ struct OverviewPage: Sendable {
             }
             return "<tr><td>\(DashboardFormat.month(row.month))</td><td class=\"num\">\(row.size)</td>\(HTML.join(cells))</tr>"
         }
+        let values = report.cohorts.map { row -> HTML in
+            let cells = (1...max(months, 1)).map { month -> HTML in
+                guard let value = row.lifetimeValue(after: month) else { return "<td class=\"num muted\">·</td>" }
+                return "<td class=\"num\">\(DashboardFormat.money(value, currency: report.currency))</td>"
+            }
+            return "<tr><td>\(DashboardFormat.month(row.month))</td><td class=\"num\">\(row.size)</td>\(HTML.join(cells))</tr>"
+        }
         return """
             <div class="scroll"><table class="heat"><thead><tr>\(head)</tr></thead><tbody>\(HTML.join(rows))</tbody></table></div>
             <p class="muted">Share of each month's new paid subscriptions still paid 1–\(months) months later; · is not known yet.</p>
+            <h3>Realized lifetime value</h3>
+            <div class="scroll"><table class="ltv"><thead><tr>\(head)</tr></thead><tbody>\(HTML.join(values))</tbody></table></div>
+            <p class="muted">Each month's revenue less refunds in its subscribers' first 1–\(months) months, per subscriber (\(report.currency)).</p>
+            """
+    }
+
+    /// Of the renewals due in the range, by the period's number in its run, how many came.
+    private var renewals: HTML {
+        let rows = report.renewals.map { row -> HTML in
+            let period = row.period == AnalyticsMetric.renewalPeriods ? "\(row.period) and later" : "\(row.period)"
+            return "<tr><td>\(period)</td><td class=\"num\">\(row.due)</td><td class=\"num\">\(row.renewed)</td><td class=\"num\">\(DashboardFormat.percent(row.rate))</td></tr>"
+        }
+        return """
+            <table><thead><tr><th>Paid period</th><th class="num">Renewals due</th><th class="num">Renewed</th><th class="num">Rate</th></tr></thead>\
+            <tbody>\(HTML.join(rows))</tbody></table>
+            <p class="muted">A run's first paid period is 1 (after a trial or a lapse); refunded periods and those a plan change replaced are not due.</p>
             """
     }
 }
