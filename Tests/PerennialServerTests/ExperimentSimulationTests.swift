@@ -105,6 +105,10 @@ import Testing
                     truth[variant]?.conversions += 1
                     truth[variant]?.revenue += plan.price
                     record.purchase = signed
+                    // Now active, out of the experiment's audience of new users: the offerings' own choice
+                    // (three untargeted offerings at priority 0: the smallest id).
+                    let after = try await client.send(.get, "/v1/subscribers/\(user)/offerings?storefront=USA").decode(OfferingsResponse.self)
+                    #expect(after.experiment == nil && after.current?.id == "basic")
                 }
                 // A second report, later, changes nothing.
                 _ = try await client.send(.post, "/v1/subscribers/\(user)/experiments/price-2026/exposures")

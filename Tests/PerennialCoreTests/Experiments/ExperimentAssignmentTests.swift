@@ -18,6 +18,13 @@ import Testing
         #expect(!first.contains(nil))
     }
 
+    /// Buckets of a few pairs, also computed by hand from the documented steps (docs/experiments.md): a change of the hash would silently move every
+    /// user of every running experiment, so it must show here.
+    @Test func theHashIsPinned() {
+        let buckets = ["alice", "bob", "user-1", "user-2"].map { ExperimentAssignment.bucket(experimentID: "price-test", appUserID: $0) }
+        #expect(buckets == [68, 18, 65, 90], "\(buckets)")
+    }
+
     @Test(arguments: [[50, 50], [10, 90], [20, 30, 50], [1, 99], [100]])
     func theWeightsAreRespectedOverManyUsers(_ weights: [Int]) {
         let experiment = Self.experiment("split", weights: weights)
