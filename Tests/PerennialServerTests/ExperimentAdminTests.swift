@@ -100,6 +100,11 @@ import Testing
             #expect(rolled.status == .ok && rolled.text.contains(#""winner":"b""#) && rolled.text.contains(#""state":"stopped""#), "\(rolled.text)")
             let offerings = try await server.storage.offerings(appBundleID: StoreWorld.bundleID)
             #expect(offerings.filter(\.isDefault).map(\.id) == ["pro"])
+            // Asked again with the same winner it changes nothing; another winner is refused.
+            #expect(try await client.send(.post, "\(Self.path)/test/rollout", key: ServerHarness.adminKey, body: Data(#"{"winner": "b"}"#.utf8)).status == .ok)
+            let other = try await client.send(.post, "\(Self.path)/test/rollout", key: ServerHarness.adminKey, body: Data(#"{"winner": "a"}"#.utf8))
+            #expect(other.status == .conflict && other.errorCode == "experimentState", "\(other.text)")
+            #expect(try await server.storage.offerings(appBundleID: StoreWorld.bundleID).filter(\.isDefault).map(\.id) == ["pro"])
             // The experiment no longer answers; the offerings' own choice does.
             let answer = try await client.send(.get, "/v1/subscribers/carol/offerings")
             let decoded = try answer.decode(OfferingsResponse.self)

@@ -14,19 +14,7 @@ enum ExperimentActions {
     ) throws(ExperimentError) -> ExperimentDefinition {
         guard isName(id) else { throw .invalidID(id) }
         guard (1...200).contains(request.name.count) else { throw .invalidName }
-        guard request.variants.count >= 2 else { throw .tooFewVariants }
-        guard request.variants.count <= limits.maxExperimentVariants else {
-            throw .tooManyVariants(count: request.variants.count, limit: limits.maxExperimentVariants)
-        }
-        if let invalid = request.variants.first(where: { !isName($0.id) }) { throw .invalidVariantID(invalid.id) }
-        var seen: Set<String> = []
-        let repeated = request.variants.map(\.id).filter { !seen.insert($0).inserted }
-        guard repeated.isEmpty else { throw .duplicateVariants(Array(Set(repeated)).sorted()) }
-        let sum = request.variants.reduce(0) { $0 + $1.weight }
-        guard sum == 100, request.variants.allSatisfy({ $0.weight >= 1 }) else { throw .invalidWeights(sum: sum) }
-        let known = Set(offerings.map(\.id))
-        let unknown = request.variants.map(\.offeringId).filter { !known.contains($0) }
-        guard unknown.isEmpty else { throw .unknownOfferings(unknown, app: app.id) }
+        let variants = try variants(request.variants, offerings: Set(offerings.map(\.id)), limit: limits.maxExperimentVariants, appID: app.id)
         let audience: OfferingTargeting
         do throws(OfferingError) {
             audience = try OfferingActions.targeting(request.audience)
@@ -35,8 +23,25 @@ enum ExperimentActions {
         }
         return ExperimentDefinition(
             id: id, appBundleID: app.bundleID, name: request.name,
-            variants: request.variants.map { ExperimentVariant(id: $0.id, offeringID: $0.offeringId, weight: $0.weight) }, audience: audience,
-            updatedAt: now, updatedBy: key.name)
+            variants: variants, audience: audience, updatedAt: now, updatedBy: key.name)
+    }
+
+    /// The variants as asked, checked: 2 to `limit` of them, ids well formed and distinct, whole
+    /// weights from 1 summing to 100, each offering one of `offerings`.
+    static func variants(_ requests: [ExperimentVariantRequest], offerings: Set<String>, limit: Int, appID: String) throws(ExperimentError) -> [ExperimentVariant] {
+        guard requests.count >= 2 else { throw .tooFewVariants }
+        guard requests.count <= limit else { throw .tooManyVariants(count: requests.count, limit: limit) }
+        if let invalid = requests.first(where: { !isName($0.id) }) { throw .invalidVariantID(invalid.id) }
+        var seen: Set<String> = []
+        let repeated = requests.map(\.id).filter { !seen.insert($0).inserted }
+        guard repeated.isEmpty else { throw .duplicateVariants(Array(Set(repeated)).sorted()) }
+        // Each weight is bounded before summing, so no input overflows the sum.
+        guard requests.allSatisfy({ (1...99).contains($0.weight) }) else { throw .invalidWeights(sum: requests.reduce(0) { $0 &+ $1.weight }) }
+        let sum = requests.reduce(0) { $0 + $1.weight }
+        guard sum == 100 else { throw .invalidWeights(sum: sum) }
+        let unknown = requests.map(\.offeringId).filter { !offerings.contains($0) }
+        guard unknown.isEmpty else { throw .unknownOfferings(unknown, app: appID) }
+        return requests.map { ExperimentVariant(id: $0.id, offeringID: $0.offeringId, weight: $0.weight) }
     }
 
     /// The app's experiment `id`.
@@ -140,7 +145,8 @@ struct StartExperiment: OperatorAction {
 }
 
 /// Stops a running experiment, and with `winner` rolls it out: the winner's offering becomes the
-/// app's default through the offerings' own writes, so the offering rules (one default) hold.
+/// app's default through the offerings' own writes, so the offering rules (one default) hold. The
+/// experiment is written first, so no two roll-outs race to different defaults.
 struct StopExperiment: OperatorAction {
     static let scope = AdminScope.full
 
@@ -151,10 +157,17 @@ struct StopExperiment: OperatorAction {
     func perform(by key: ActingKey, with dependencies: ServerDependencies) async throws -> Experiment {
         var experiment = try await ExperimentActions.stored(experimentID, app: app, storage: dependencies.storage)
         let expected = experiment.state
-        guard expected == .running || (winner != nil && expected == .stopped && experiment.winner == nil) else {
-            throw ExperimentError.wrongState(experimentID, is: expected, action: winner == nil ? "only a running one stops" : "only a running or stopped one without a winner rolls out")
+        // A roll-out may be asked again with the same winner: it finishes one whose offering write failed.
+        guard expected == .running || (winner != nil && expected == .stopped && (experiment.winner == nil || experiment.winner == winner)) else {
+            throw ExperimentError.wrongState(
+                experimentID, is: expected, action: winner == nil ? "only a running one stops" : "only a running one, or a stopped one without another winner, rolls out")
         }
-        if let winner, !experiment.variants.contains(where: { $0.id == winner }) { throw ExperimentError.unknownWinner(winner) }
+        if let winner {
+            guard let variant = experiment.variants.first(where: { $0.id == winner }) else { throw ExperimentError.unknownWinner(winner) }
+            guard try await dependencies.storage.offerings(appBundleID: app.bundleID).contains(where: { $0.id == variant.offeringID }) else {
+                throw OfferingError.noSuchOffering(variant.offeringID, app: app.id)
+            }
+        }
         if expected == .running { experiment.stoppedAt = dependencies.clock.now }
         experiment.state = .stopped
         experiment.winner = winner

@@ -28,7 +28,7 @@ import Testing
     /// (`{"sub":"alice","exp":-1e300}` signed as a token), which trapped `UserTokenVerifier.verify`.
     static let targets = [
         "appReceipt", "compactJWS", "signedPayloadJSON", "notificationV2Body", "notificationV1Body", "retentionRequestBody",
-        "serverAPIStatuses", "clientRequestBodies", "offerings", "dashboardForm", "userToken", "importCSV",
+        "serverAPIStatuses", "clientRequestBodies", "offerings", "experiments", "dashboardForm", "userToken", "importCSV",
     ]
 
     @Test(arguments: targets)
