@@ -92,6 +92,10 @@ import Testing
             try await Self.setUp(client)
             #expect(try await client.send(.post, Self.path, key: ServerHarness.adminKey, body: Data(Self.body("test").utf8)).status == .created)
             #expect(try await client.send(.post, "\(Self.path)/test/start", key: ServerHarness.adminKey).status == .ok)
+            // The answers' shapes while it runs: the client's offerings and exposure, the admin results.
+            try await client.golden("client-offerings-experiment", .get, "/v1/subscribers/carol/offerings")
+            try await client.golden("client-experiment-exposure", .post, "/v1/subscribers/carol/experiments/test/exposures")
+            try await client.golden("admin-experiment-results", .get, "\(Self.path)/test/results", key: ServerHarness.adminKey)
             let unknown = try await client.send(.post, "\(Self.path)/test/rollout", key: ServerHarness.adminKey, body: Data(#"{"winner": "c"}"#.utf8))
             #expect(unknown.status == .badRequest && unknown.errorCode == "invalidVariants")
             #expect(try await server.storage.experiments(appBundleID: StoreWorld.bundleID).first?.state == .running)
