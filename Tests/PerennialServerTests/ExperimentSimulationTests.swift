@@ -75,7 +75,11 @@ import Testing
     }
 
     @Test func theResultsCountWhatThePopulationDid() async throws {
-        let server = try await ServerHarness()
+        try await Self.simulate(on: try await ServerHarness(), replayingOn: try await ServerHarness())
+    }
+
+    /// Runs the population on `server`, then replays its evidence in reverse order on `replay`.
+    static func simulate(on server: ServerHarness, replayingOn replay: ServerHarness) async throws {
         let carried = Box<(evidence: [Evidence], text: String, end: Date)>()
         try await server.test { client in
             var world = try StoreWorld()
@@ -137,7 +141,6 @@ import Testing
 
         // The same evidence in reverse order, purchases before exposures, into another server.
         let (evidence, firstText, end) = try #require(carried.value)
-        let replay = try await ServerHarness()
         try await replay.test { client in
             replay.clock.now = StoreWorld.start
             try await Self.setUp(client)
