@@ -38,6 +38,7 @@ enum PostgresMigrations {
         Migration(version: 16, name: "imports", statements: imports),
         Migration(version: 17, name: "analytics-definitions", statements: analyticsDefinitions),
         Migration(version: 18, name: "offerings", statements: offerings),
+        Migration(version: 19, name: "experiments", statements: experiments),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -421,6 +422,31 @@ enum PostgresMigrations {
         )
         """,
         "CREATE UNIQUE INDEX offerings_one_default ON offerings (app_bundle_id) WHERE is_default",
+    ]
+
+    /// The experiments between an app's offerings (``PerennialStorage/ExperimentStore``): the
+    /// experiment as JSON, at most one running per app (the partial index keeps it true whatever
+    /// writes at once), and each user's first exposure, once per experiment.
+    private static let experiments = [
+        """
+        CREATE TABLE experiments (
+            app_bundle_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            state TEXT NOT NULL,
+            record TEXT NOT NULL,
+            PRIMARY KEY (app_bundle_id, id)
+        )
+        """,
+        "CREATE UNIQUE INDEX experiments_one_running ON experiments (app_bundle_id) WHERE state = 'running'",
+        """
+        CREATE TABLE experiment_exposures (
+            app_bundle_id TEXT NOT NULL,
+            experiment_id TEXT NOT NULL,
+            app_user_id TEXT NOT NULL,
+            first_exposed_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (app_bundle_id, experiment_id, app_user_id)
+        )
+        """,
     ]
 
     /// Timeline entries become each app's own, as app user ids are: an entry caused by evidence

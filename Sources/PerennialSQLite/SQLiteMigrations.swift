@@ -26,6 +26,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("analytics-v4-rebuilds", migrate: countAnalyticsRebuilds)
         migrator.registerMigration("analytics-v5-definitions", migrate: addAnalyticsDefinitions)
         migrator.registerMigration("offerings", migrate: addOfferings)
+        migrator.registerMigration("experiments", migrate: addExperiments)
         return migrator
     }
 
@@ -221,6 +222,30 @@ enum SQLiteMigrations {
                     PRIMARY KEY (app_bundle_id, id)
                 ) WITHOUT ROWID;
                 CREATE UNIQUE INDEX offerings_one_default ON offerings(app_bundle_id) WHERE is_default = 1;
+                """)
+    }
+
+    /// The experiments between an app's offerings (``PerennialStorage/ExperimentStore``): the
+    /// experiment as JSON, at most one running per app (the partial index keeps it true whatever
+    /// writes at once), and each user's first exposure, once per experiment.
+    private static func addExperiments(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE experiments (
+                    app_bundle_id TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    record TEXT NOT NULL,
+                    PRIMARY KEY (app_bundle_id, id)
+                ) WITHOUT ROWID;
+                CREATE UNIQUE INDEX experiments_one_running ON experiments(app_bundle_id) WHERE state = 'running';
+                CREATE TABLE experiment_exposures (
+                    app_bundle_id TEXT NOT NULL,
+                    experiment_id TEXT NOT NULL,
+                    app_user_id TEXT NOT NULL,
+                    first_exposed_at REAL NOT NULL,
+                    PRIMARY KEY (app_bundle_id, experiment_id, app_user_id)
+                ) WITHOUT ROWID;
                 """)
     }
 

@@ -25,6 +25,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     WebhookAdminRoutes(dependencies: dependencies).add(to: router)
     WebhookEndpointRoutes(dependencies: dependencies).add(to: router)
     OfferingRoutes(dependencies: dependencies).add(to: router)
+    ExperimentRoutes(dependencies: dependencies).add(to: router)
     SupportRoutes(dependencies: dependencies).add(to: router)
     PrivacyRoutes(dependencies: dependencies).add(to: router)
     GrantRoutes(dependencies: dependencies).add(to: router)

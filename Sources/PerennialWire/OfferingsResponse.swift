@@ -5,14 +5,18 @@ public struct OfferingsResponse: Codable, Equatable, Sendable {
     public var current: Offering?
     /// Every offering of the app, by id.
     public var offerings: [Offering]
+    /// Set when a running experiment chose `current`: the app reports the exposure with it when
+    /// it shows the paywall. Absent otherwise, and from servers older than experiments.
+    public var experiment: OfferingsExperiment?
 
-    public init(current: Offering?, offerings: [Offering]) {
+    public init(current: Offering?, offerings: [Offering], experiment: OfferingsExperiment? = nil) {
         self.current = current
         self.offerings = offerings
+        self.experiment = experiment
     }
 
     private enum CodingKeys: String, CodingKey {
-        case current, offerings
+        case current, offerings, experiment
     }
 
     /// Writes `current` even when it is null: the spec requires the key, so a reader can tell
@@ -21,5 +25,6 @@ public struct OfferingsResponse: Codable, Equatable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(current, forKey: .current)
         try container.encode(offerings, forKey: .offerings)
+        try container.encodeIfPresent(experiment, forKey: .experiment)
     }
 }

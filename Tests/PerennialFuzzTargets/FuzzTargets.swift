@@ -9,7 +9,7 @@ import PerennialWire
 /// Every parser of data that reaches the server from outside, as a fuzz target, each called
 /// through the entry point its route or job calls: app receipts, compact JWS and the JSON signed
 /// inside them, Apple's notification, retention and Server API bodies, the client routes' request
-/// bodies, offerings as operators write them and apps ask for them, app-user tokens, the dashboard's forms, and the CSV files an import reads.
+/// bodies, offerings and experiments as operators write them and apps ask for them, app-user tokens, the dashboard's forms, and the CSV files an import reads.
 public enum FuzzTargets {
     /// The targets, verifying signed evidence against `setup`'s roots.
     public static func all(_ setup: FuzzSetup) throws -> [FuzzTarget] {
@@ -35,6 +35,7 @@ public enum FuzzTargets {
             },
             clientRequestBodies(),
             offerings(),
+            experiments(),
             userToken(),
             // `perennial import` (and the admin API's imports) read a previous backend's CSV in each
             // format, a chunk at a time: a file cut anywhere must read as the file whole.
@@ -161,6 +162,20 @@ public enum FuzzTargets {
                 _ = try ClientRoutes.offeringContext(storefront: lines.first.map(String.init), appVersion: lines.dropFirst().first.map(String.init))
             }
             return .combined([body, query])
+        }
+    }
+
+    /// An experiment as an operator sends it: the admin API's body read strictly, its variants
+    /// and audience checked as adding one checks them, and a roll-out's body.
+    static func experiments() -> FuzzTarget {
+        FuzzTarget("experiments") { input in
+            let draft = await FuzzVerdict.of(refusing: [APIError.self, ExperimentError.self, OfferingError.self]) {
+                let request = try JSONResponse.decodeStrictly(ExperimentRequest.self, from: input)
+                _ = try ExperimentActions.variants(request.variants, offerings: ["default", "pro"], limit: ServerLimits().maxExperimentVariants, appID: "fuzz")
+                _ = try OfferingActions.targeting(request.audience)
+            }
+            let rollout = await FuzzVerdict.of { () throws(APIError) in _ = try JSONResponse.decodeStrictly(ExperimentRolloutRequest.self, from: input) }
+            return .combined([draft, rollout])
         }
     }
 

@@ -5,7 +5,8 @@ import PerennialStorage
 import Testing
 
 /// The storage-dependent server behaviour again on PostgreSQL, when `PERENNIAL_POSTGRES_URL` names
-/// a server (skipped otherwise): the transfer decision and its audit go through the same routes.
+/// a server (skipped otherwise): the transfer decision and its audit go through the same routes, and
+/// an experiment's results count the simulated population exactly, in both orders.
 @Suite(.enabled(if: PostgresServerDatabase.isAvailable))
 struct PostgresServerTests {
     @Test(arguments: TransferPolicy.allCases)
@@ -20,6 +21,14 @@ struct PostgresServerTests {
         try await PostgresServerDatabase.with { inOrder in
             try await PostgresServerDatabase.with { messy in
                 try await AnalyticsScenarioTests.figuresMatchTheHandDerivedOnes(inOrderOn: inOrder, messyOn: messy)
+            }
+        }
+    }
+
+    @Test func theExperimentResultsCountThePopulationOnPostgres() async throws {
+        try await PostgresServerDatabase.with { first in
+            try await PostgresServerDatabase.with { replay in
+                try await ExperimentSimulationTests.simulate(on: try await ServerHarness(storage: first), replayingOn: try await ServerHarness(storage: replay))
             }
         }
     }

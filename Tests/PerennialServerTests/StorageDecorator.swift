@@ -188,6 +188,26 @@ extension StorageDecorator {
         try await intercept(#function)
         return try await base.offerings(appBundleID: appBundleID)
     }
+    func addExperiment(_ experiment: ExperimentDefinition) async throws(StorageError) -> ExperimentWrite {
+        try await intercept(#function)
+        return try await base.addExperiment(experiment)
+    }
+    func replaceExperiment(_ experiment: ExperimentDefinition, expecting expected: ExperimentState) async throws(StorageError) -> ExperimentWrite {
+        try await intercept(#function)
+        return try await base.replaceExperiment(experiment, expecting: expected)
+    }
+    func experiments(appBundleID: String) async throws(StorageError) -> [ExperimentDefinition] {
+        try await intercept(#function)
+        return try await base.experiments(appBundleID: appBundleID)
+    }
+    func recordExposure(experimentID: String, appBundleID: String, user: AppUserID, at date: Date) async throws(StorageError) -> Date {
+        try await intercept(#function)
+        return try await base.recordExposure(experimentID: experimentID, appBundleID: appBundleID, user: user, at: date)
+    }
+    func exposures(experimentID: String, appBundleID: String) async throws(StorageError) -> [ExperimentExposure] {
+        try await intercept(#function)
+        return try await base.exposures(experimentID: experimentID, appBundleID: appBundleID)
+    }
     func releasePurchase(
         _ originalTransactionID: String, appBundleID: String, with applier: EvidenceApplier, action: AdminAction, now: Date
     ) async throws(StorageError) -> PurchaseRelease? {

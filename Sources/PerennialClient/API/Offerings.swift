@@ -14,6 +14,9 @@ public struct Offerings: Sendable, Equatable {
     /// True when the server could not be reached and this is the last answer it gave for the
     /// user: the offerings may have changed since ``fetchedAt``.
     public let isCached: Bool
+    /// The running experiment and variant that chose ``current``; nil when none did. Report the
+    /// paywall with ``Perennial/recordPaywallShown(_:)`` so the experiment's results count it.
+    public let experiment: OfferingsExperiment?
 
     /// The offering named `id`, to show a specific paywall (an upgrade screen) whatever the
     /// current one is.

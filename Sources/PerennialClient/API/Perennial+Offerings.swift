@@ -18,4 +18,19 @@ extension Perennial {
             return cached
         }
     }
+
+    /// Reports that the paywall built from `offerings` is on screen, when an experiment chose it:
+    /// the experiment's results count the user from their first report (docs/experiments.md).
+    /// Does nothing for offerings no experiment chose. Not queued when offline — the SDK's
+    /// durable queue is for purchases — so call it each time the paywall is shown; the server
+    /// keeps the first.
+    public func recordPaywallShown(_ offerings: Offerings) async throws(PerennialError) {
+        guard let experiment = offerings.experiment else { return }
+        let appUserID = await identity.current()
+        do {
+            _ = try await server.recordExposure(experimentID: experiment.id, appUserID: appUserID)
+        } catch {
+            throw .server(error)
+        }
+    }
 }

@@ -29,4 +29,7 @@ public protocol ServerAPI: Sendable {
     /// The app's offerings and the one the server chose for the user on this device; `storefront`
     /// and `appVersion` are sent when known, since targeting depends on them.
     func offerings(appUserID: String, storefront: String?, appVersion: String?) async throws(ServerError) -> OfferingsResponse
+    /// Tells the server the user was shown the paywall of an experiment's variant; the server
+    /// keeps the first time only, so a retry is harmless.
+    func recordExposure(experimentID: String, appUserID: String) async throws(ServerError) -> ExposureResponse
 }

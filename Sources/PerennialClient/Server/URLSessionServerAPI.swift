@@ -80,6 +80,10 @@ public struct URLSessionServerAPI: ServerAPI {
         return try await send("GET", appUserID, ["offerings"], query: query.compactMap { $0 }, body: NoBody?.none)
     }
 
+    public func recordExposure(experimentID: String, appUserID: String) async throws(ServerError) -> ExposureResponse {
+        try await send("POST", appUserID, ["experiments", experimentID, "exposures"], body: NoBody?.none)
+    }
+
     private func send<Response: Decodable>(
         _ method: String, _ appUserID: String, _ tail: [String], query: [URLQueryItem] = [], body: (some Encodable & Sendable)?
     ) async throws(ServerError) -> Response {

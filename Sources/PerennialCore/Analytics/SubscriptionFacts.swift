@@ -272,8 +272,8 @@ public struct SubscriptionFacts: Sendable {
     }
 
     /// What a revocation paid back of `milliUnits`: all of it, a prorated refund's share, or
-    /// nothing (a family member losing access is no refund).
-    private static func refunded(_ milliUnits: Int64, by revocation: Revocation?) -> Int64 {
+    /// nothing (a family member losing access is no refund). The experiments' revenue reads it too.
+    static func refunded(_ milliUnits: Int64, by revocation: Revocation?) -> Int64 {
         guard let revocation, revocation.type != .familyRevoke else { return 0 }
         if revocation.type == .refundProrated, let percentage = revocation.percentage { return milliUnits * Int64(percentage) / 100_000 }
         return milliUnits

@@ -98,7 +98,8 @@ enum OfferingActions {
         return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
     }
 
-    private static func isNameCharacter(_ character: Character) -> Bool {
+    /// The characters of an operator-chosen id that is also a path segment (offerings, experiments, variants).
+    static func isNameCharacter(_ character: Character) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || character == "." || character == "_" || character == "-")
     }
 

@@ -33,6 +33,12 @@ public struct ServerLimits: Sendable, Equatable {
     /// The largest metadata of one offering, all locales, as JSON (docs/offerings.md): every app
     /// user asking for offerings is sent every offering of the app, so this bounds that answer.
     public var maxOfferingMetadataBytes: Int
+    /// The most variants of one experiment (docs/experiments.md): each is an offering every
+    /// assigned user is sent, and a column of the results.
+    public var maxExperimentVariants: Int
+    /// The most exposed users an experiment's results read (each user's records are read in
+    /// full): beyond it the results are refused rather than hold a request for minutes.
+    public var maxExperimentResultUsers: Int
     /// Requests per second one address may make to the public client routes (`/v1/subscribers`),
     /// with bursts of ``clientBurst``.
     public var clientRequestsPerSecondPerAddress: Double
@@ -55,7 +61,8 @@ public struct ServerLimits: Sendable, Equatable {
         linger: TimeAmount = .seconds(2), maxConnections: Int = 4_096, reservedFileDescriptors: Int = 256,
         maxBodyBytes: Int = 4 * 1024 * 1024, maxFormBytes: Int = 16 * 1024, maxOfferingMetadataBytes: Int = 64 * 1024, clientRequestsPerSecondPerAddress: Double = 30,
         clientRequestsPerSecondPerKey: Double = 5_000, clientBurst: Double = 60, failuresBeforeBackoff: Int = 5,
-        maxFailureBackoff: TimeAmount = .seconds(300), trustForwardedFor: Bool = false
+        maxFailureBackoff: TimeAmount = .seconds(300), trustForwardedFor: Bool = false, maxExperimentVariants: Int = 10,
+        maxExperimentResultUsers: Int = 100_000
     ) {
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
@@ -72,6 +79,8 @@ public struct ServerLimits: Sendable, Equatable {
         self.failuresBeforeBackoff = failuresBeforeBackoff
         self.maxFailureBackoff = maxFailureBackoff
         self.trustForwardedFor = trustForwardedFor
+        self.maxExperimentVariants = maxExperimentVariants
+        self.maxExperimentResultUsers = maxExperimentResultUsers
     }
 
     /// The connection cap for a process allowed `openFiles` descriptors: ``maxConnections``, or
@@ -86,7 +95,7 @@ extension ServerLimits: Decodable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case headerTimeoutSeconds, bodyTimeoutSeconds, idleTimeoutSeconds, lingerSeconds, maxConnections, reservedFileDescriptors
         case maxBodyBytes, maxFormBytes, maxOfferingMetadataBytes, clientRequestsPerSecondPerAddress, clientRequestsPerSecondPerKey, clientBurst
-        case failuresBeforeBackoff, maxFailureBackoffSeconds, trustForwardedFor
+        case failuresBeforeBackoff, maxFailureBackoffSeconds, trustForwardedFor, maxExperimentVariants, maxExperimentResultUsers
     }
 
     public init(from decoder: any Decoder) throws {
@@ -122,6 +131,8 @@ extension ServerLimits: Decodable {
         try count(.maxFormBytes, &limits.maxFormBytes)
         try count(.maxOfferingMetadataBytes, &limits.maxOfferingMetadataBytes)
         try count(.failuresBeforeBackoff, &limits.failuresBeforeBackoff)
+        try count(.maxExperimentVariants, &limits.maxExperimentVariants)
+        try count(.maxExperimentResultUsers, &limits.maxExperimentResultUsers)
         limits.clientRequestsPerSecondPerAddress = try positive(.clientRequestsPerSecondPerAddress) ?? limits.clientRequestsPerSecondPerAddress
         limits.clientRequestsPerSecondPerKey = try positive(.clientRequestsPerSecondPerKey) ?? limits.clientRequestsPerSecondPerKey
         limits.clientBurst = try positive(.clientBurst) ?? limits.clientBurst

@@ -56,6 +56,18 @@ struct DashboardRoutes: Sendable {
         full.post("apps/:appId/offerings/:offeringId/delete") { request, context in
             try await page(context) { session in try await removeOffering(request, context: context, session: session) }
         }
+        pages.get("apps/:appId/experiments") { _, context in
+            try await page(context) { session in try await experiments(context, session: session).response }
+        }
+        pages.get("apps/:appId/experiments/:experimentId") { _, context in
+            try await page(context) { session in try await experimentResults(context, session: session).response }
+        }
+        full.post("apps/:appId/experiments") { request, context in
+            try await page(context) { session in try await addExperiment(request, context: context, session: session) }
+        }
+        full.post("apps/:appId/experiments/:experimentId/:action") { request, context in
+            try await page(context) { session in try await changeExperiment(request, context: context, session: session) }
+        }
         support.post("apps/:appId/orders") { request, context in
             try await page(context) { session in try await lookUpOrder(request, context: context, session: session) }
         }
@@ -260,6 +272,47 @@ struct DashboardRoutes: Sendable {
         return Response.redirect(to: Self.offeringsPath(app: app.id), type: .normal)
     }
 
+    private func experiments(_ context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
+        let app = try pathApp(context)
+        let experiments = try await dependencies.storage.experiments(appBundleID: app.bundleID).map(Experiment.init)
+        return ExperimentsPage.make(experiments, appID: app.id, session: session)
+    }
+
+    private func experimentResults(_ context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
+        let app = try pathApp(context)
+        let experiment = try await ExperimentActions.stored(context.parameters.get("experimentId") ?? "", app: app, storage: dependencies.storage)
+        let results = try await ExperimentResultsReader(dependencies: dependencies).results(of: experiment, app: app)
+        return ExperimentsPage.results(results, appID: app.id, session: session)
+    }
+
+    /// Adds the form's draft, as the admin API does.
+    private func addExperiment(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        let fields = try await form(request, as: ExperimentsPage.Form.self)
+        let app = try pathApp(context)
+        _ = try await dependencies.perform(AddExperiment(request: try fields.request(), app: app), by: session.actingKey)
+        return Response.redirect(to: Self.experimentsPath(app: app.id), type: .normal)
+    }
+
+    private struct ExperimentActionForm: Decodable {
+        var winner: String?
+    }
+
+    /// Starts, stops or rolls out an experiment, as the admin API does.
+    private func changeExperiment(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        let fields = try await form(request, as: ExperimentActionForm.self)
+        let app = try pathApp(context)
+        let id = context.parameters.get("experimentId") ?? ""
+        switch context.parameters.get("action") {
+        case "start": _ = try await dependencies.perform(StartExperiment(experimentID: id, app: app), by: session.actingKey)
+        case "stop": _ = try await dependencies.perform(StopExperiment(experimentID: id, winner: nil, app: app), by: session.actingKey)
+        case "rollout":
+            guard let winner = fields.winner else { throw APIError.malformed("a roll-out names its winner") }
+            _ = try await dependencies.perform(StopExperiment(experimentID: id, winner: winner, app: app), by: session.actingKey)
+        default: throw APIError(status: .notFound, code: "notFound", message: "no such experiment action")
+        }
+        return Response.redirect(to: "\(Self.experimentsPath(app: app.id))/\(Self.segment(id))", type: .normal)
+    }
+
     private struct GrantForm: Decodable {
         var entitlementId: String?
         var duration: String?
@@ -405,6 +458,11 @@ struct DashboardRoutes: Sendable {
     /// `/dashboard/apps/{app}/offerings`.
     static func offeringsPath(app: String) -> String {
         "/dashboard/apps/\(segment(app))/offerings"
+    }
+
+    /// `/dashboard/apps/{app}/experiments`.
+    static func experimentsPath(app: String) -> String {
+        "/dashboard/apps/\(segment(app))/experiments"
     }
 
     /// `text` percent-encoded as one path segment.

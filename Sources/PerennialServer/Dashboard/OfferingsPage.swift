@@ -82,7 +82,7 @@ enum OfferingsPage {
                 })
         return DashboardPage(
             title: "Offerings",
-            body: "<h1>Offerings of \(appID)</h1>\(list)\(form(editing, path: path, token: token, disabled: disabled))", session: session)
+            body: "<h1>Offerings of \(appID)</h1><p><a href=\"\(DashboardRoutes.experimentsPath(app: appID))\">Experiments</a> between these offerings</p>\(list)\(form(editing, path: path, token: token, disabled: disabled))", session: session)
     }
 
     /// The targeting in a few words: "everyone" when it has no condition.

@@ -6,7 +6,8 @@ import PerennialWire
 extension ClientRoutes {
     /// `GET /v1/subscribers/{appUserId}/offerings?storefront=&appVersion=`: the offering chosen
     /// for the user on this device now (``PerennialCore/OfferingChoice``, the audience from the
-    /// user's records at the server's clock) and every offering of the app.
+    /// user's records at the server's clock) and every offering of the app; while an experiment
+    /// runs, a user in its audience gets their variant's offering, and the answer names both.
     func addOfferings(to subscribers: RouterGroup<PerennialRequestContext>) {
         subscribers.get(":appUserId/offerings") { request, context in
             let (app, user) = try context.client()
@@ -14,10 +15,18 @@ extension ClientRoutes {
             let offeringContext = try Self.offeringContext(storefront: query.get("storefront"), appVersion: query.get("appVersion"))
             let offerings = try await dependencies.storage.offerings(appBundleID: app.bundleID)
             let view = try await dependencies.pipeline(for: app).view(of: user, now: dependencies.clock.now)
-            let current = OfferingChoice.current(among: offerings, in: offeringContext, subscriber: view)?.id
+            let experiments = try await dependencies.storage.experiments(appBundleID: app.bundleID)
+            // An experiment's variant decides when the user takes part and its offering still exists.
+            let assigned = experiments.lazy.compactMap { experiment in
+                ExperimentAssignment.variant(of: user.rawValue, in: experiment, context: offeringContext, subscriber: view).map { (experiment, $0) }
+            }.first { _, variant in offerings.contains { $0.id == variant.offeringID } }
+            let current = assigned?.1.offeringID ?? OfferingChoice.current(among: offerings, in: offeringContext, subscriber: view)?.id
             // Each offering's metadata is read from its stored text once, the current one's too.
             let answered = offerings.map(Offering.init)
-            return JSONResponse.make(OfferingsResponse(current: answered.first { $0.id == current }, offerings: answered))
+            return JSONResponse.make(
+                OfferingsResponse(
+                    current: answered.first { $0.id == current }, offerings: answered,
+                    experiment: assigned.map { OfferingsExperiment(id: $0.id, variant: $1.id) }))
         }
     }
 

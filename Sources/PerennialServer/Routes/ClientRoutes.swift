@@ -66,6 +66,7 @@ struct ClientRoutes: Sendable {
         }
         addLogIn(to: subscribers)
         addOfferings(to: subscribers)
+        addExperimentExposures(to: subscribers)
     }
 
     /// Verifies, applies and answers with the subscriber as the apply left it.

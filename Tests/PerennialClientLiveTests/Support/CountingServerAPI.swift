@@ -45,6 +45,10 @@ struct CountingServerAPI: ServerAPI {
         try await base.offerings(appUserID: appUserID, storefront: storefront, appVersion: appVersion)
     }
 
+    func recordExposure(experimentID: String, appUserID: String) async throws(ServerError) -> ExposureResponse {
+        try await base.recordExposure(experimentID: experimentID, appUserID: appUserID)
+    }
+
     func eligibility(productIDs: [String], appUserID: String) async throws(ServerError) -> [String: IntroEligibility] {
         try await base.eligibility(productIDs: productIDs, appUserID: appUserID)
     }

@@ -140,6 +140,11 @@ private struct KillableServer: ServerAPI {
         return try await base.offerings(appUserID: appUserID, storefront: storefront, appVersion: appVersion)
     }
 
+    func recordExposure(experimentID: String, appUserID: String) async throws(ServerError) -> ExposureResponse {
+        guard !kill.isDead else { throw .unreachable("the app died") }
+        return try await base.recordExposure(experimentID: experimentID, appUserID: appUserID)
+    }
+
     func appAccountToken(appUserID: String) async throws(ServerError) -> UUID {
         guard !kill.isDead else { throw .unreachable("the app died") }
         return try await base.appAccountToken(appUserID: appUserID)

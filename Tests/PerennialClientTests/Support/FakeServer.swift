@@ -158,7 +158,24 @@ actor FakeServer: ServerAPI {
         offeringsAsked.append(OfferingsAsk(appUserID: appUserID, storefront: storefront, appVersion: appVersion))
         if let offeringsFailure { throw offeringsFailure }
         let own = Offering(id: "for-\(appUserID)", products: ["pro.monthly"], metadata: ["en": .object(["title": .string("Hello \(appUserID)")])])
-        return OfferingsResponse(current: own, offerings: [Offering(id: "default", products: ["pro.monthly"], isDefault: true), own])
+        return OfferingsResponse(
+            current: own, offerings: [Offering(id: "default", products: ["pro.monthly"], isDefault: true), own],
+            experiment: runningExperiment.map { OfferingsExperiment(id: $0, variant: "b") })
+    }
+
+    /// When set, every offerings answer comes from this experiment's variant b.
+    private var runningExperiment: String?
+    /// Every exposure reported, as (experiment, user).
+    private(set) var exposures: [[String]] = []
+
+    func runExperiment(_ id: String?) {
+        runningExperiment = id
+    }
+
+    func recordExposure(experimentID: String, appUserID: String) async throws(ServerError) -> ExposureResponse {
+        guard isUp else { throw .unreachable("connection refused") }
+        exposures.append([experimentID, appUserID])
+        return ExposureResponse(experiment: experimentID, variant: "b", firstExposedAt: serverTime)
     }
 
     /// Every answer carries a later server time, so out-of-order answers are recognisable.

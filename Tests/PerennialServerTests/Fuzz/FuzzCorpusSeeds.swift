@@ -80,6 +80,14 @@ import X509
                 "offering.json": Data(Self.offering.utf8),
                 "query": Data("usa\n2.10.1".utf8),
             ],
+            "experiments": [
+                "experiment.json": Data(
+                    #"""
+                    {"id": "price-2026", "name": "Pro against basic", "audience": {"audiences": ["new"], "storefronts": ["USA"]},
+                     "variants": [{"id": "a", "offeringId": "default", "weight": 30}, {"id": "b", "offeringId": "pro", "weight": 70}]}
+                    """#.utf8),
+                "rollout.json": Data(#"{"winner": "b"}"#.utf8),
+            ],
             "userToken": [
                 "token": Data(UserTokenTests.hs256(sub: FuzzSetup.user, exp: FuzzSetup.now.addingTimeInterval(86_400), secret: FuzzSetup.userTokenSecret).utf8),
                 "claims.json": Data(#"{"sub":"\#(FuzzSetup.user)","exp":\#(Int(FuzzSetup.now.timeIntervalSince1970) + 86_400)}"#.utf8),

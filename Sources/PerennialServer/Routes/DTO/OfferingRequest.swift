@@ -33,23 +33,8 @@ struct OfferingTargetingRequest: Decodable, Sendable {
         self.audiences = audiences
     }
 
-    /// Any member name, to find those that are not conditions.
-    private struct AnyKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        let known = Set(CodingKeys.allCases.map(\.rawValue))
-        let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).filter { !known.contains($0) }.sorted()
-        guard unknown.isEmpty else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "targeting has the unknown key \(unknown.joined(separator: ", ")); it takes \(known.sorted().joined(separator: ", "))"))
-        }
+        try StrictKeys.refuseUnknown(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "targeting")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         storefronts = try container.decodeIfPresent([String].self, forKey: .storefronts)
         minimumAppVersion = try container.decodeIfPresent(String.self, forKey: .minimumAppVersion)
