@@ -467,8 +467,9 @@ public struct SubscriptionFacts: Sendable {
 
     /// Where the run of paid periods that `history[index]` ends began, looking back over at most
     /// `limit` periods: renewals, recoveries and plan changes continue a run, a trial before it
-    /// or a gap (a resubscription) starts one.
-    private static func runStart(_ history: [Transaction], endingAt index: Int, atMost limit: Int = .max) -> Int {
+    /// or a gap (a resubscription) starts one. An experiment's conversions are runs begun after
+    /// the exposure.
+    static func runStart(_ history: [Transaction], endingAt index: Int, atMost limit: Int = .max) -> Int {
         var first = index
         while index - first + 1 < limit, first > 0, !isTrial(history, at: first - 1) {
             let step = TransactionStep(history, at: first)

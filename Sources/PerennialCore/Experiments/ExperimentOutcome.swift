@@ -7,7 +7,9 @@ public import Foundation
 public struct ExperimentOutcome: Hashable, Sendable {
     /// A free trial started at or after the exposure.
     public var startedTrial: Bool
-    /// A paid charge happened at or after the exposure: the user converted to paid.
+    /// A run of paid periods began at or after the exposure (a purchase, a trial's conversion, a
+    /// resubscription): the user converted to paid. The renewals of a subscription paid before
+    /// the exposure are revenue after it, not a conversion.
     public var converted: Bool
     /// Charges at or after the exposure less their refunds, milli-units by currency: the server
     /// converts them to the reporting currency as analytics does.
@@ -35,7 +37,7 @@ public struct ExperimentOutcome: Hashable, Sendable {
                     continue
                 }
                 guard transaction.ownership != .familyShared else { continue }
-                converted = true
+                if history[SubscriptionFacts.runStart(history, endingAt: index)].purchaseDate >= exposedAt { converted = true }
                 guard let price = transaction.price ?? catalog.prices.price(productID: transaction.productID, storefront: transaction.storefront) else {
                     chargesPriceUnknown += 1
                     continue

@@ -24,6 +24,17 @@ import Testing
         #expect(before == ExperimentOutcome())
     }
 
+    /// A subscriber paying since before the exposure renews after it: revenue, not a conversion.
+    @Test func aRenewalOfASubscriptionPaidBeforeTheExposureIsNoConversion() {
+        let records = Self.records([
+            Fixture.transaction("1", purchased: 0, expires: 30, reason: .purchase),
+            Fixture.transaction("2", purchased: 30, expires: 60),
+        ])
+        let outcome = ExperimentOutcome(of: records, exposedAt: Fixture.day(10), catalog: Fixture.catalog)
+        #expect(!outcome.converted && outcome.revenue == ["USD": 9_990])
+        #expect(ExperimentOutcome(of: records, exposedAt: Fixture.day(0), catalog: Fixture.catalog).converted)
+    }
+
     @Test func refundsTakeBackTheirShareAndFamilySharingIsNoCharge() {
         let records = Self.records([
             Fixture.transaction("1", purchased: 1, expires: 31, reason: .purchase, revocation: Revocation(date: Fixture.day(2), reason: .other, type: .refundFull)),
