@@ -25,14 +25,6 @@ struct PostgresServerTests {
         }
     }
 
-    @Test func theExperimentResultsCountThePopulationOnPostgres() async throws {
-        try await PostgresServerDatabase.with { first in
-            try await PostgresServerDatabase.with { replay in
-                try await ExperimentSimulationTests.simulate(on: try await ServerHarness(storage: first), replayingOn: try await ServerHarness(storage: replay))
-            }
-        }
-    }
-
     @Test func anAppTransactionIsKeptAndShownOnPostgres() async throws {
         try await PostgresServerDatabase.with { storage in
             try await AppTransactionTests.earliestPurchaseIsHonoured(server: try await ServerHarness(storage: storage))
