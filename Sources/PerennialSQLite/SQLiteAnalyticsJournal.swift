@@ -68,9 +68,14 @@ enum SQLiteAnalyticsJournal {
 
     // MARK: The row's bytes
 
-    /// The segments' strings once, then each counter as its segment's index, metric, day and value,
-    /// all as LEB128 varints (day and value zigzagged): 4–8 bytes a counter instead of a key's
-    /// strings.
+    /// A 0, then the segments' strings once, then each counter as its segment's index, metric, day
+    /// and value, all as LEB128 varints (day and value zigzagged): 4–8 bytes a counter instead of
+    /// a key's strings.
+    ///
+    /// The 0 says each segment has its offer type: a change written before offer types
+    /// (definitions 2) starts with its segment count, never 0, and holds four strings a segment.
+    /// Such rows may wait for a fold across an upgrade; they decode with no offer type, and the
+    /// upgrade's rebuild corrects the counters they went into.
     static func encode(_ counters: AnalyticsCounters) -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
@@ -88,11 +93,13 @@ enum SQLiteAnalyticsJournal {
             bytes.append(contentsOf: value.utf8)
         }
         let segments = counters.internedSegments
+        varint(0)
         varint(UInt64(segments.count))
         for segment in segments {
             string(segment.environment.rawValue)
             string(segment.productID)
             string(segment.storefront)
+            string(segment.offerType)
             string(segment.currency)
         }
         counters.forEachCounter { segment, metric, day, value in
@@ -134,11 +141,17 @@ enum SQLiteAnalyticsJournal {
             return String(decoding: data[position..<position + Int(count)], as: UTF8.self)
         }
         var segments: [AnalyticsCounters.SegmentID] = []
-        for _ in 0..<(try varint()) {
+        var count = try varint()
+        let hasOfferTypes = count == 0
+        if hasOfferTypes { count = try varint() }
+        for _ in 0..<count {
             let environment = AppStoreEnvironment(rawValue: try string())
+            let (productID, storefront) = (try string(), try string())
+            let offerType = hasOfferTypes ? try string() : ""
             segments.append(
                 counters.intern(
-                    AnalyticsCounters.Segment(environment: environment, productID: try string(), storefront: try string(), currency: try string())))
+                    AnalyticsCounters.Segment(
+                        environment: environment, productID: productID, storefront: storefront, offerType: offerType, currency: try string())))
         }
         while position < data.endIndex {
             let segment = try varint()

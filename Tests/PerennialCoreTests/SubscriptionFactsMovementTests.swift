@@ -59,13 +59,14 @@ struct SubscriptionFactsMovementTests {
 
     private static func day(_ month: Int, _ day: Int) -> Int { UTCCalendar.day(year: 2026, month: month, day: day) }
 
-    /// Per product, storefront, currency and day, the movement's net equals the day's change of
-    /// MRR: over every prefix of a long history (trial, gap, refund, price rise, crossgrades),
-    /// with and without its renewal info.
+    /// Per product, storefront, currency and day (not offer type), the movement's net equals the
+    /// day's change of MRR: over every prefix of a long history (trial, introductory price, gap,
+    /// refund, price rise, crossgrades), with and without its renewal info.
     @Test("MRR movement sums to the change of MRR, day by day and segment by segment")
     func movementSumsToTheChangeOfMRR() {
         var history = [Self.transaction("t", product: "monthly", from: Self.at(1, 1, 10), to: Self.at(1, 8, 10), reason: .purchase, trial: true)]
-        history.append(Self.transaction("m1", from: Self.at(1, 8, 10), to: Self.at(2, 8, 10)))
+        history.append(Self.transaction("m1", from: Self.at(1, 8, 10), to: Self.at(2, 8, 10), price: 6_000))
+        history[1].offer = Offer(type: .introductory, paymentMode: .payAsYouGo, period: "P1M")
         history.append(Self.transaction("m2", from: Self.at(2, 8, 10), to: Self.at(3, 8, 10), price: 12_000))
         history.append(Self.transaction("m3", from: Self.at(3, 20, 10), to: Self.at(4, 20, 10), price: 12_000))  // after billing retry
         history.append(Self.transaction("m4", from: Self.at(4, 20, 10), to: Self.at(5, 20, 10), price: 12_000, isUpgraded: true))
@@ -111,6 +112,18 @@ struct SubscriptionFactsMovementTests {
             #expect(movement[place, default: 0] == change[place, default: 0], "\(place)")
         }
         return places.count
+    }
+
+    @Test("an introductory price's end is an expansion within the product, kept under the period without an offer")
+    func introductoryPriceEndingIsAnExpansion() {
+        var first = Self.transaction("1", from: Self.at(1, 1), to: Self.at(2, 1), price: 5_000, reason: .purchase)
+        first.offer = Offer(type: .introductory, paymentMode: .payAsYouGo, period: "P1M")
+        let counters = Self.counters([first, Self.transaction("2", from: Self.at(2, 1), to: Self.at(3, 1))])
+        func movement(_ metric: AnalyticsMetric) -> [String: Int64] {
+            counters.values.filter { $0.key.metric == metric }.reduce(into: [:]) { $0[$1.key.offerType, default: 0] += $1.value }
+        }
+        #expect(movement(.mrrNew) == ["introductory": 5_000] && movement(.mrrExpansion) == ["": 5_000])
+        #expect(movement(.mrrChurned) == ["": 10_000] && movement(.mrrContraction).isEmpty)
     }
 
     @Test("a price rise is an expansion, a fall a contraction; a crossgrade contracts one product and expands the other")

@@ -111,7 +111,9 @@ import Testing
     @Test func aRowReadsBackAsTheCountersWritten() throws {
         var counters = AnalyticsCounters()
         let keys = [
-            AnalyticsCounters.Key(environment: .production, metric: .activeChange, day: 20_500, productID: "pro.monthly", storefront: "USA", currency: ""),
+            AnalyticsCounters.Key(
+                environment: .production, metric: .activeChange, day: 20_500, productID: "pro.monthly", storefront: "USA", offerType: "introductory",
+                currency: ""),
             AnalyticsCounters.Key(environment: .sandbox, metric: .mrrGrossChange, day: -3, productID: "pro.yearly", storefront: "FRA", currency: "EUR"),
             AnalyticsCounters.Key(environment: .production, metric: .cohortRetained(after: 12), day: 20_454, productID: "pro.monthly", storefront: "", currency: ""),
         ]
@@ -141,5 +143,18 @@ import Testing
                 #expect(table == "evidence" && key == "7")
             }
         }
+    }
+
+    /// A change written before offer types (definitions 2: no leading 0, four strings a segment)
+    /// may wait for a fold across an upgrade: it reads with no offer type.
+    @Test func aRowWrittenBeforeOfferTypesReadsWithoutThem() throws {
+        var bytes: [UInt8] = [1]
+        for text in ["Production", "pro", "USA", "USD"] { bytes += [UInt8(text.utf8.count)] + Array(text.utf8) }
+        // Segment 0, mrrGrossChange, day 5 and value 1 zigzagged.
+        bytes += [0, UInt8(AnalyticsMetric.mrrGrossChange.rawValue), 10, 2]
+        var read = AnalyticsCounters()
+        try SQLiteAnalyticsJournal.decode(Data(bytes), id: 1, into: &read)
+        let key = AnalyticsCounters.Key(environment: .production, metric: .mrrGrossChange, day: 5, productID: "pro", storefront: "USA", currency: "USD")
+        #expect(read.values == [key: 1])
     }
 }

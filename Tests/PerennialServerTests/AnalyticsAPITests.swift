@@ -14,11 +14,11 @@ import Testing
 /// The metrics API over ``AnalyticsPopulation``, whose figures are derived by hand in its
 /// documentation and in docs/analytics.md: buckets, totals, rates, cohorts, breakdowns and CSV.
 @Suite struct AnalyticsAPITests {
-    private typealias P = AnalyticsPopulation
+    typealias P = AnalyticsPopulation
 
     /// A server whose storage holds `evidence` (the population unless given), its clock on
     /// 2026-06-15 unless `now` is given.
-    private func harness(
+    func harness(
         now: Date = P.at(6, 15), environments: [AppStoreEnvironment] = [.production], analytics: AnalyticsConfiguration = AnalyticsConfiguration(),
         evidence: [IncomingEvidence] = P.evidence
     ) async throws -> ServerHarness {
@@ -37,7 +37,7 @@ import Testing
         return harness
     }
 
-    private struct Report: Decodable {
+    struct Report: Decodable {
         let through: String
         let asOf: String
         struct Point: Decodable {
@@ -70,7 +70,7 @@ import Testing
         let renewals: [Renewal]
     }
 
-    private func get(_ client: any TestClientProtocol, _ query: String) async throws -> Report {
+    func get(_ client: any TestClientProtocol, _ query: String) async throws -> Report {
         let response = try await client.send(.get, "/admin/v1/apps/analytics/metrics?\(query)", key: ServerHarness.adminKey)
         #expect(response.status == .ok, "\(response.text)")
         return try response.decode(Report.self)

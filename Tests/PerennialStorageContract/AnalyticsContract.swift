@@ -13,6 +13,7 @@ public struct AnalyticsContract: Sendable {
         case rebuildFindsTheSameCounters
         case rebuildOfSeveralBatchesFindsTheSameCounters
         case commitmentCountersMatchTheirRebuild
+        case offerCountersMatchTheirRebuild
         case definitionsAreRecorded
     }
 
@@ -29,6 +30,7 @@ public struct AnalyticsContract: Sendable {
         case .rebuildFindsTheSameCounters: try await rebuildFindsTheSameCounters()
         case .rebuildOfSeveralBatchesFindsTheSameCounters: try await rebuildOfSeveralBatchesFindsTheSameCounters()
         case .commitmentCountersMatchTheirRebuild: try await commitmentCountersMatchTheirRebuild()
+        case .offerCountersMatchTheirRebuild: try await offerCountersMatchTheirRebuild()
         case .definitionsAreRecorded: try await definitionsAreRecorded()
         }
     }
@@ -131,8 +133,8 @@ public struct AnalyticsContract: Sendable {
         #expect((1...3).map { cohort(.cohortRetained(after: $0), month: 2) } == [1, 1, 0])
 
         // By storefront: G alone is in FRA.
-        let storefronts = try await allRows(storage)[.storefront] ?? []
-        #expect(storefronts.filter { $0.segment == "FRA" && $0.metric == .newPaid }.map(\.value) == [1])
+        let combined = try await allRows(storage)[.combined] ?? []
+        #expect(combined.filter { $0.segment.hasPrefix("FRA|") && $0.metric == .newPaid }.map(\.value) == [1])
     }
 
     private func reorderedAndDuplicatedEvidenceGiveSameCounters() async throws {
@@ -188,17 +190,25 @@ public struct AnalyticsContract: Sendable {
         #expect(try await allRows(storage) == kept)
     }
 
+    /// The counters of `evidence` applied in order, once checked to be those of the evidence
+    /// reversed and of a rebuild (of `subscriptions` subscriptions).
+    private func countersMatchingTheirRebuild(
+        of evidence: [IncomingEvidence], subscriptions: Int
+    ) async throws -> [AnalyticsDimension: [AnalyticsCounterRow]] {
+        let storage = try await storage(applying: evidence)
+        let kept = try await allRows(storage)
+        #expect(try await allRows(try await self.storage(applying: evidence.reversed())) == kept)
+        let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog)])
+        #expect(rebuild.subscriptions == subscriptions)
+        #expect(try await allRows(storage) == kept)
+        return kept
+    }
+
     /// A monthly plan with a 12-month commitment (``CommitmentPopulation``), its months applied one
     /// by one: the counters the applies kept are the rebuild's and those of the evidence reversed,
     /// with MRR at the monthly charge and the one churn on the commitment's end (docs/analytics.md).
     private func commitmentCountersMatchTheirRebuild() async throws {
-        let storage = try await storage(applying: CommitmentPopulation.evidence)
-        let kept = try await allRows(storage)
-        #expect(try await allRows(try await self.storage(applying: CommitmentPopulation.evidence.reversed())) == kept)
-        let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog)])
-        #expect(rebuild.subscriptions == 1)
-        #expect(try await allRows(storage) == kept)
-
+        let kept = try await countersMatchingTheirRebuild(of: CommitmentPopulation.evidence, subscriptions: 1)
         let rows = kept[.product] ?? []
         func sum(_ metric: AnalyticsMetric, currency: String = "", through date: Date) -> Int64 {
             let day = AnalyticsCounters.day(of: date)
@@ -208,5 +218,26 @@ public struct AnalyticsContract: Sendable {
         #expect(sum(.revenueGross, currency: "USD", through: CommitmentPopulation.commitmentEnd) == 119_880)
         #expect(sum(.churnVoluntary, through: CommitmentPopulation.commitmentEnd) == 1)
         #expect(sum(.churnVoluntary, through: CommitmentPopulation.commitmentEnd.addingTimeInterval(-86_400)) == 0)
+    }
+
+    /// Periods bought with offers (``OfferPopulation``): the counters the applies kept under
+    /// storefront, product and offer type are those of the evidence reversed and of a rebuild,
+    /// and the product dimension sums them over offer types.
+    private func offerCountersMatchTheirRebuild() async throws {
+        let kept = try await countersMatchingTheirRebuild(of: OfferPopulation.evidence, subscriptions: 6)
+
+        func newPaid(_ dimension: AnalyticsDimension) -> [String: Int64] {
+            (kept[dimension] ?? []).filter { $0.metric == .newPaid }.reduce(into: [:]) { $0[$1.segment, default: 0] += $1.value }
+        }
+        // Each subscription once, under its first paid period (F's in April): B's renewal at the full price is none.
+        let combined: [String: Int64] = [
+            "USA|pro.monthly|": 1, "USA|pro.monthly|introductory": 1, "FRA|pro.monthly|promotional": 1, "FRA|pro.monthly|": 1,
+            "FRA|pro.yearly|": 1, "USA|pro.yearly|introductory": 1,
+        ]
+        #expect(newPaid(.combined) == combined)
+        let products: [String: Int64] = [P.monthly: 4, P.yearly: 2]
+        #expect(newPaid(.product) == products)
+        let revenue = (kept[.combined] ?? []).filter { $0.metric == .revenueGross && $0.segment == "USA|pro.monthly|introductory" }
+        #expect(revenue.map { "\($0.value) \($0.currency)" } == ["5000 USD"])
     }
 }

@@ -32,22 +32,22 @@ import Testing
 
     @Test func aCounterOnlyRebuiltIsAdded() throws {
         let app = try correction(rebuilt: counters([(.newPaid, 100, "monthly", "USA", "", 1)]), kept: [])
-        #expect(app.additions == [row(.product, "monthly", .newPaid, day: 100, 1), row(.storefront, "USA", .newPaid, day: 100, 1)])
+        #expect(app.additions == [row(.product, "monthly", .newPaid, day: 100, 1), row(.combined, "USA|monthly|", .newPaid, day: 100, 1)])
         #expect(app.deletions.isEmpty)
     }
 
     @Test func aCounterOnlyKeptIsTakenBackAndDeleted() throws {
         let app = try correction(
-            rebuilt: nil, kept: [row(.storefront, "USA", .newPaid, day: 100, 4), row(.product, "monthly", .newPaid, day: 100, 4)])
-        #expect(app.additions == [row(.product, "monthly", .newPaid, day: 100, -4), row(.storefront, "USA", .newPaid, day: 100, -4)])
-        #expect(app.deletions == [row(.product, "monthly", .newPaid, day: 100, 0), row(.storefront, "USA", .newPaid, day: 100, 0)])
+            rebuilt: nil, kept: [row(.combined, "USA|monthly|", .newPaid, day: 100, 4), row(.product, "monthly", .newPaid, day: 100, 4)])
+        #expect(app.additions == [row(.product, "monthly", .newPaid, day: 100, -4), row(.combined, "USA|monthly|", .newPaid, day: 100, -4)])
+        #expect(app.deletions == [row(.product, "monthly", .newPaid, day: 100, 0), row(.combined, "USA|monthly|", .newPaid, day: 100, 0)])
     }
 
     @Test func aCounterBothRebuiltAndKeptGetsTheDifference() throws {
         let app = try correction(
             rebuilt: counters([(.renewal, 130, "monthly", "USA", "", 3)]),
-            kept: [row(.product, "monthly", .renewal, day: 130, 1), row(.storefront, "USA", .renewal, day: 130, 5)])
-        #expect(app.additions == [row(.product, "monthly", .renewal, day: 130, 2), row(.storefront, "USA", .renewal, day: 130, -2)])
+            kept: [row(.product, "monthly", .renewal, day: 130, 1), row(.combined, "USA|monthly|", .renewal, day: 130, 5)])
+        #expect(app.additions == [row(.product, "monthly", .renewal, day: 130, 2), row(.combined, "USA|monthly|", .renewal, day: 130, -2)])
         #expect(app.deletions.isEmpty)
     }
 
@@ -59,7 +59,7 @@ import Testing
             rebuilt: counters([(.activeChange, 100, "monthly", "USA", "", 2)]),
             kept: [
                 row(.product, "monthly", .activeChange, day: 100, 2),
-                row(.storefront, "USA", .activeChange, day: 100, 5), row(.storefront, "USA", .activeChange, day: 100, -3),
+                row(.combined, "USA|monthly|", .activeChange, day: 100, 5), row(.combined, "USA|monthly|", .activeChange, day: 100, -3),
                 row(.product, "monthly", .trialChange, day: 90, 0),
                 row(.product, "annual", .newPaid, day: 95, 7), row(.product, "annual", .newPaid, day: 95, -7),
             ])
@@ -78,8 +78,8 @@ import Testing
             kept: [
                 row(.product, "monthly", .revenueGross, day: 100, currency: "USD", 9_990),
                 row(.product, "monthly", .revenueGross, day: 100, currency: "EUR", 1_000),
-                row(.storefront, "USA", .revenueGross, day: 100, currency: "USD", 9_990),
-                row(.storefront, "FRA", .revenueGross, day: 100, currency: "EUR", 8_990),
+                row(.combined, "USA|monthly|", .revenueGross, day: 100, currency: "USD", 9_990),
+                row(.combined, "FRA|monthly|", .revenueGross, day: 100, currency: "EUR", 8_990),
                 row(.product, "trial", .newTrial, day: 50, 1),
                 // Another environment's counter is another counter.
                 row(.product, "annual", .renewal, day: 130, 1, environment: .sandbox),
@@ -90,7 +90,7 @@ import Testing
                 row(.product, "monthly", .revenueGross, day: 100, currency: "EUR", 7_990),
                 row(.product, "annual", .renewal, day: 130, -1, environment: .sandbox),
                 row(.product, "annual", .renewal, day: 130, 1),
-                row(.storefront, "USA", .renewal, day: 130, 1),
+                row(.combined, "USA|annual|", .renewal, day: 130, 1),
             ].sorted())
         #expect(app.additions == app.additions.sorted())
         #expect(
@@ -105,14 +105,14 @@ import Testing
         let correction = AnalyticsCorrection(
             rebuilt: ["com.example.b": counters([(.newPaid, 100, "monthly", "USA", "", 1)])],
             kept: [
-                "com.example.b": [row(.product, "monthly", .newPaid, day: 100, 1), row(.storefront, "USA", .newPaid, day: 100, 1)],
-                "com.example.a": [row(.product, "monthly", .newPaid, day: 100, 2), row(.storefront, "USA", .newPaid, day: 100, 2)],
+                "com.example.b": [row(.product, "monthly", .newPaid, day: 100, 1), row(.combined, "USA|monthly|", .newPaid, day: 100, 1)],
+                "com.example.a": [row(.product, "monthly", .newPaid, day: 100, 2), row(.combined, "USA|monthly|", .newPaid, day: 100, 2)],
                 "com.example.c": [],
             ],
             subscriptions: 1, unknownApps: ["com.example.other": 3])
         #expect(correction.apps.map(\.bundleID) == ["com.example.a", "com.example.b", "com.example.c"])
-        #expect(correction.apps[0].additions == [row(.product, "monthly", .newPaid, day: 100, -2), row(.storefront, "USA", .newPaid, day: 100, -2)])
-        #expect(correction.apps[0].deletions == [row(.product, "monthly", .newPaid, day: 100, 0), row(.storefront, "USA", .newPaid, day: 100, 0)])
+        #expect(correction.apps[0].additions == [row(.product, "monthly", .newPaid, day: 100, -2), row(.combined, "USA|monthly|", .newPaid, day: 100, -2)])
+        #expect(correction.apps[0].deletions == [row(.product, "monthly", .newPaid, day: 100, 0), row(.combined, "USA|monthly|", .newPaid, day: 100, 0)])
         #expect(correction.apps[1].additions.isEmpty && correction.apps[1].deletions.isEmpty)
         #expect(correction.apps[2].additions.isEmpty && correction.apps[2].deletions.isEmpty)
         #expect(correction.rebuild == AnalyticsRebuild(subscriptions: 1, rows: 2, unknownApps: ["com.example.other": 3]))

@@ -8,7 +8,7 @@ public import Foundation
 ///
 /// Computing facts is adding to counters, tens of times per subscription, in every apply and a
 /// million times over in a rebuild; so the strings of a key (environment, product, storefront,
-/// currency — a ``Segment``) are interned once per transaction, and each addition hashes one
+/// offer type, currency — a ``Segment``) are interned once per transaction, and each addition hashes one
 /// packed integer (segment, metric, day) instead of four strings, in a table of its own
 /// (``PackedSums``) rather than a `Dictionary`, whose seeded SipHash of every key was a third of
 /// the cost of computing a subscription's facts.
@@ -22,15 +22,21 @@ public struct AnalyticsCounters: Sendable {
         public var productID: String
         /// Three-letter storefront; empty when the evidence does not say.
         public var storefront: String
+        /// The offer the period was bought with (``OfferType``'s raw value); empty for none.
+        public var offerType: String
         /// ISO 4217 code for amounts, empty for counts.
         public var currency: String
 
-        public init(environment: AppStoreEnvironment, metric: AnalyticsMetric, day: Int, productID: String, storefront: String, currency: String) {
+        public init(
+            environment: AppStoreEnvironment, metric: AnalyticsMetric, day: Int, productID: String, storefront: String, offerType: String = "",
+            currency: String
+        ) {
             self.environment = environment
             self.metric = metric
             self.day = day
             self.productID = productID
             self.storefront = storefront
+            self.offerType = offerType
             self.currency = currency
         }
     }
@@ -40,12 +46,15 @@ public struct AnalyticsCounters: Sendable {
         public var environment: AppStoreEnvironment
         public var productID: String
         public var storefront: String
+        /// ``OfferType``'s raw value, or empty: a report filters and splits by it.
+        public var offerType: String
         public var currency: String
 
-        public init(environment: AppStoreEnvironment, productID: String, storefront: String, currency: String) {
+        public init(environment: AppStoreEnvironment, productID: String, storefront: String, offerType: String = "", currency: String) {
             self.environment = environment
             self.productID = productID
             self.storefront = storefront
+            self.offerType = offerType
             self.currency = currency
         }
     }
@@ -87,7 +96,7 @@ public struct AnalyticsCounters: Sendable {
             let segment = segments[index]
             let key = Key(
                 environment: segment.environment, metric: metric, day: day, productID: segment.productID, storefront: segment.storefront,
-                currency: segment.currency)
+                offerType: segment.offerType, currency: segment.currency)
             values[key] = value
         }
         return values
@@ -128,7 +137,8 @@ public struct AnalyticsCounters: Sendable {
 
     /// Adds `amount` to a counter; a counter back at zero counts as absent, so equal sums compare equal.
     public mutating func add(_ amount: Int64, to key: Key) {
-        let segment = intern(Segment(environment: key.environment, productID: key.productID, storefront: key.storefront, currency: key.currency))
+        let segment = intern(
+            Segment(environment: key.environment, productID: key.productID, storefront: key.storefront, offerType: key.offerType, currency: key.currency))
         add(amount, segment: segment, metric: key.metric, day: key.day)
     }
 
@@ -248,12 +258,12 @@ private struct PackedSums: Sendable {
     }
 }
 
-/// Every counter as `day metric product/storefront currency = value`, in order: what a failed
+/// Every counter as `day metric environment/product/storefront/offer type currency = value`, in order: what a failed
 /// comparison in a test shows.
 extension AnalyticsCounters: CustomStringConvertible {
     public var description: String {
         let lines = values.map { key, value in
-            "\(key.day) \(key.metric.rawValue) \(key.environment)/\(key.productID)/\(key.storefront) \(key.currency) = \(value)"
+            "\(key.day) \(key.metric.rawValue) \(key.environment)/\(key.productID)/\(key.storefront)/\(key.offerType) \(key.currency) = \(value)"
         }
         return "[" + lines.sorted().joined(separator: ", ") + "]"
     }

@@ -12,8 +12,10 @@ public struct SubscriptionFacts: Sendable {
     /// older version rebuilds them once (`AnalyticsDefinitionsUpgrade`), since until then new
     /// figures would read zero and each apply, taking away a contribution computed the new way,
     /// would take away what the old way never added. 2 (2026-12-02): foreseen changes by the
-    /// hour, MRR movement, customers, renewals by number, realized LTV, billing figures.
-    public static let definitions = 2
+    /// hour, MRR movement, customers, renewals by number, realized LTV, billing figures. 3
+    /// (2026-12-02): counters kept by offer type too, and the second dimension storage keeps
+    /// by storefront, product and offer type together.
+    public static let definitions = 3
 
     public init(catalog: Catalog) {
         self.catalog = catalog
@@ -418,6 +420,8 @@ public struct SubscriptionFacts: Sendable {
         var productID: String
         var storefront: String?
 
+        /// Not by offer type: an introductory price ending is an expansion within its product,
+        /// which is why a report filtered or split by offer type gives no movement.
         func isInSegment(of other: MRRSpan) -> Bool {
             productID == other.productID && storefront == other.storefront && currency == other.currency
         }
@@ -502,18 +506,19 @@ public struct SubscriptionFacts: Sendable {
         PeriodType(offer: history[index].offer) == .freeTrial
     }
 
-    /// Writes counters under the current transaction's product and storefront, times `sign`.
+    /// Writes counters under the current transaction's product, storefront and offer type, times `sign`.
     private struct Writer {
         let environment: AppStoreEnvironment
         let sign: Int64
         private var productID = ""
         private var storefront = ""
+        private var offerType = ""
         var counters = AnalyticsCounters()
         /// The latest instant the subscription's signed evidence vouches for, while writing its
         /// last period: a change after it is foreseen, and also kept by the hour as scheduled.
         var horizon: Date?
-        /// The current product's and storefront's interned segments, by currency ("" for counts):
-        /// interned once per subscription (unless its product or storefront changes), not once per
+        /// The current product's, storefront's and offer type's interned segments, by currency (""
+        /// for counts): interned once per subscription (unless one of them changes), not once per
         /// counter.
         private var segments: [(currency: String, id: AnalyticsCounters.SegmentID)] = []
         /// The ends of spans not added yet. A renewal starts on the day its period ends, so the
@@ -527,12 +532,14 @@ public struct SubscriptionFacts: Sendable {
             self.sign = sign
         }
 
-        /// Writes what follows under the product and storefront of `history[index]`.
+        /// Writes what follows under the product, storefront and offer type of `history[index]`.
         mutating func use(_ history: [Transaction], at index: Int) {
             let storefront = history[index].storefront ?? ""
-            guard history[index].productID != productID || storefront != self.storefront else { return }
+            let offerType = history[index].offer?.type.rawValue ?? ""
+            guard history[index].productID != productID || storefront != self.storefront || offerType != self.offerType else { return }
             productID = history[index].productID
             self.storefront = storefront
+            self.offerType = offerType
             segments = []
         }
 
@@ -602,7 +609,7 @@ public struct SubscriptionFacts: Sendable {
         private mutating func segment(_ currency: String) -> AnalyticsCounters.SegmentID {
             if let known = segments.first(where: { $0.currency == currency }) { return known.id }
             let segment = counters.intern(
-                AnalyticsCounters.Segment(environment: environment, productID: productID, storefront: storefront, currency: currency))
+                AnalyticsCounters.Segment(environment: environment, productID: productID, storefront: storefront, offerType: offerType, currency: currency))
             segments.append((currency, segment))
             return segment
         }

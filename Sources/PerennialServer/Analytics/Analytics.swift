@@ -23,10 +23,11 @@ public struct Analytics: Sendable {
     /// figures are those of this instant (the changes the records foresee for the hours still to
     /// come are left out), and cohort cells after it are unknown.
     ///
-    /// - Throws: ``AnalyticsError`` for an unknown app or a bad range; ``StorageError`` when the
-    ///   database fails.
+    /// - Throws: ``AnalyticsError`` for an unknown app, a bad range or a bad filter;
+    ///   ``StorageError`` when the database fails.
     public func report(_ query: AnalyticsQuery) async throws -> AnalyticsReport {
         guard let app = apps.app(id: query.appID) else { throw AnalyticsError.unknownApp(query.appID) }
+        let filter = try query.filter.validated(for: app.catalog)
         let now = clock.now
         let today = AnalyticsCounters.day(of: now)
         let fromDay = AnalyticsCounters.day(of: query.from)
@@ -41,6 +42,7 @@ public struct Analytics: Sendable {
         let throughDay = min(AnalyticsCounters.day(of: query.through), today)
         var query = query
         query.through = AnalyticsCounters.start(ofDay: throughDay)
+        query.filter = filter
         let length = throughDay - fromDay + 1
         guard length <= Self.maximumDays else {
             throw AnalyticsError.invalidRange("the range spans \(length) days; at most \(Self.maximumDays) are reported at once")
@@ -48,7 +50,7 @@ public struct Analytics: Sendable {
         let previousFrom = fromDay - length
         let firstCohort = UTCCalendar.monthStart(of: fromDay)
         let readFrom = min(previousFrom, firstCohort)
-        let dimension: AnalyticsDimension = query.breakdown == .storefront ? .storefront : .product
+        let dimension: AnalyticsDimension = query.breakdown == .storefront || query.breakdown == .offerType || filter.needsCombined ? .combined : .product
         var rows = try await storage.analyticsCounters(
             AnalyticsCounterRequest(appBundleID: app.bundleID, environment: query.environment, dimension: dimension, fromDay: readFrom, throughDay: throughDay))
         if throughDay == today {
@@ -69,6 +71,7 @@ public struct Analytics: Sendable {
         var tallies: [String?: AnalyticsTally] = [:]
         var cohortCounts: [Int: [Int64]] = [:]
         for row in rows {
+            guard let place = Self.place(of: row, in: dimension), filter.contains(place) else { continue }
             var value = row.value
             if !row.currency.isEmpty {
                 guard let converted = settings.convert(value, from: row.currency) else {
@@ -87,7 +90,7 @@ public struct Analytics: Sendable {
             }
             tallies[nil, default: AnalyticsTally(firstDay: readFrom - 1, lastDay: throughDay)].add(value, row.metric, day: row.day)
             if query.breakdown != .none {
-                let key = segment(of: row, breakdown: query.breakdown, catalog: app.catalog)
+                let key = Self.key(of: place, breakdown: query.breakdown, catalog: app.catalog)
                 tallies[key, default: AnalyticsTally(firstDay: readFrom - 1, lastDay: throughDay)].add(value, row.metric, day: row.day)
             }
         }
@@ -97,6 +100,9 @@ public struct Analytics: Sendable {
         let smallBusiness = settings.smallBusinessProgram
         var segments: [AnalyticsReport.Segment] = []
         let empty = AnalyticsTally(firstDay: readFrom - 1, lastDay: throughDay).sealed()
+        func known(_ figures: AnalyticsFigures) -> AnalyticsFigures {
+            query.splitsByOfferType ? figures.withoutMovement : figures
+        }
         var keys = sealed.keys.sorted(by: { ($0 == nil ? 0 : 1, $0 ?? "") < ($1 == nil ? 0 : 1, $1 ?? "") })
         if sealed[nil] == nil { keys.insert(nil, at: 0) }
         for key in keys {
@@ -104,20 +110,21 @@ public struct Analytics: Sendable {
             let points = buckets.map { bucket in
                 AnalyticsReport.Point(
                     start: AnalyticsCounters.start(ofDay: bucket.lowerBound), end: AnalyticsCounters.start(ofDay: bucket.upperBound),
-                    figures: tally.figures(
-                        from: bucket.lowerBound, to: bucket.upperBound, smallBusiness: smallBusiness,
-                        marks: Self.marks(of: bucket, granularity: query.granularity)))
+                    figures: known(
+                        tally.figures(
+                            from: bucket.lowerBound, to: bucket.upperBound, smallBusiness: smallBusiness,
+                            marks: Self.marks(of: bucket, granularity: query.granularity))))
             }
             segments.append(
                 AnalyticsReport.Segment(
                     key: key, points: points,
-                    total: Self.total(of: tally, from: fromDay, through: throughDay, granularity: query.granularity, smallBusiness: smallBusiness)))
+                    total: known(Self.total(of: tally, from: fromDay, through: throughDay, granularity: query.granularity, smallBusiness: smallBusiness))))
         }
         let refundRequests = try await storage.consumptionRequests(
             appBundleID: app.bundleID, requestedFrom: AnalyticsCounters.start(ofDay: fromDay), before: AnalyticsCounters.start(ofDay: throughDay + 1)
         ).filter { $0.environment == query.environment }
-        let previousTotal = Self.total(
-            of: sealed[nil] ?? empty, from: previousFrom, through: fromDay - 1, granularity: query.granularity, smallBusiness: smallBusiness)
+        let previousTotal = known(
+            Self.total(of: sealed[nil] ?? empty, from: previousFrom, through: fromDay - 1, granularity: query.granularity, smallBusiness: smallBusiness))
         return AnalyticsReport(
             query: query, asOf: now, currency: settings.reportingCurrency, segments: segments, previousTotal: previousTotal,
             cohorts: cohorts(cohortCounts, from: firstCohort, through: throughDay),
@@ -166,11 +173,23 @@ public struct Analytics: Sendable {
         }
     }
 
-    /// The segment a counter row belongs to under `breakdown` (a product's group from the catalog).
-    private func segment(of row: AnalyticsCounterRow, breakdown: AnalyticsBreakdown, catalog: Catalog) -> String {
+    /// A row's storefront, product and offer type. A row of the product dimension has its product
+    /// alone, read where the filter names no storefront or offer type. Nil for a row of the
+    /// combined dimension written before it held them (until the definitions upgrade rebuilds it).
+    private static func place(of row: AnalyticsCounterRow, in dimension: AnalyticsDimension) -> AnalyticsCombinedSegment? {
+        switch dimension {
+        case .product: AnalyticsCombinedSegment(storefront: "", productID: row.segment, offerType: "")
+        case .combined: AnalyticsCombinedSegment(row.segment)
+        }
+    }
+
+    /// The segment a counter belongs to under `breakdown` (a product's group from the catalog).
+    private static func key(of place: AnalyticsCombinedSegment, breakdown: AnalyticsBreakdown, catalog: Catalog) -> String {
         switch breakdown {
-        case .none, .product, .storefront: row.segment
-        case .subscriptionGroup: catalog.product(id: row.segment)?.subscriptionGroupID ?? ""
+        case .none, .product: place.productID
+        case .subscriptionGroup: catalog.product(id: place.productID)?.subscriptionGroupID ?? ""
+        case .storefront: place.storefront
+        case .offerType: AnalyticsFilter.offerName(place.offerType)
         }
     }
 

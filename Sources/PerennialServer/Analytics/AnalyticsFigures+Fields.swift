@@ -54,11 +54,11 @@ extension AnalyticsFigures {
         ("refundRate", { .rate($0.refundRate) }),
         ("netRevenueGross", { .integer($0.netRevenueGross) }),
         ("netRevenueProceeds", { .integer($0.netRevenueProceeds) }),
-        ("mrrNew", { .integer($0.mrrNew) }),
-        ("mrrExpansion", { .integer($0.mrrExpansion) }),
-        ("mrrContraction", { .integer($0.mrrContraction) }),
-        ("mrrChurned", { .integer($0.mrrChurned) }),
-        ("mrrReactivation", { .integer($0.mrrReactivation) }),
-        ("mrrNetMovement", { .integer($0.mrrNetMovement) }),
+        ("mrrNew", { .optional($0.mrrNew) }),
+        ("mrrExpansion", { .optional($0.mrrExpansion) }),
+        ("mrrContraction", { .optional($0.mrrContraction) }),
+        ("mrrChurned", { .optional($0.mrrChurned) }),
+        ("mrrReactivation", { .optional($0.mrrReactivation) }),
+        ("mrrNetMovement", { .optional($0.mrrNetMovement) }),
     ]
 }

@@ -69,12 +69,13 @@ public struct AnalyticsFigures: Sendable, Hashable, Codable {
     public var refundsProceeds: Int64 = 0
     /// Refunds of charges whose price is unknown: counted in ``refunds``, not in the amounts.
     public var refundsPriceUnknown: Int = 0
-    // MRR movement, gross: each a positive amount; ``mrrNetMovement`` is their net.
-    public var mrrNew: Int64 = 0
-    public var mrrExpansion: Int64 = 0
-    public var mrrContraction: Int64 = 0
-    public var mrrChurned: Int64 = 0
-    public var mrrReactivation: Int64 = 0
+    // MRR movement, gross: each a positive amount; ``mrrNetMovement`` is their net. Nil in a
+    // report filtered or split by offer type (``AnalyticsQuery``), where it would not sum to MRR.
+    public var mrrNew: Int64? = 0
+    public var mrrExpansion: Int64? = 0
+    public var mrrContraction: Int64? = 0
+    public var mrrChurned: Int64? = 0
+    public var mrrReactivation: Int64? = 0
 
     public init() {}
 
@@ -96,7 +97,17 @@ public struct AnalyticsFigures: Sendable, Hashable, Codable {
     public var netRevenueGross: Int64 { revenueGross - refundsGross }
     public var netRevenueProceeds: Int64 { revenueProceeds - refundsProceeds }
     /// The bucket's change of gross MRR: new + expansion + reactivation − contraction − churned.
-    public var mrrNetMovement: Int64 { mrrNew + mrrExpansion + mrrReactivation - mrrContraction - mrrChurned }
+    public var mrrNetMovement: Int64? {
+        guard let mrrNew, let mrrExpansion, let mrrReactivation, let mrrContraction, let mrrChurned else { return nil }
+        return mrrNew + mrrExpansion + mrrReactivation - mrrContraction - mrrChurned
+    }
+
+    /// These figures with the MRR movement unknown.
+    var withoutMovement: AnalyticsFigures {
+        var figures = self
+        (figures.mrrNew, figures.mrrExpansion, figures.mrrContraction, figures.mrrChurned, figures.mrrReactivation) = (nil, nil, nil, nil, nil)
+        return figures
+    }
     /// Refunded gross over revenue gross; nil without revenue.
     public var refundRate: Double? { revenueGross == 0 ? nil : Double(refundsGross) / Double(revenueGross) }
 }

@@ -9,11 +9,11 @@ public enum AnalyticsGranularity: String, Sendable, Hashable, CaseIterable, Coda
 
 /// What an analytics series is split by; `none` gives one overall series.
 public enum AnalyticsBreakdown: String, Sendable, Hashable, CaseIterable, Codable {
-    case none, product, subscriptionGroup, storefront
+    case none, product, subscriptionGroup, storefront, offerType
 }
 
-/// One request for figures: an app, an environment, a range of UTC days, a granularity and a
-/// breakdown — what the dashboard's overview and the analytics API ask.
+/// One request for figures: an app, an environment, a range of UTC days, a granularity, a
+/// breakdown and a filter — what the dashboard's overview and the analytics API ask.
 public struct AnalyticsQuery: Sendable, Hashable {
     /// The app's id in Perennial's URLs (``AppContext/id``).
     public var appID: String
@@ -25,10 +25,12 @@ public struct AnalyticsQuery: Sendable, Hashable {
     public var through: Date
     public var granularity: AnalyticsGranularity
     public var breakdown: AnalyticsBreakdown
+    /// The counters kept: the report's figures are theirs alone, the overall series included.
+    public var filter: AnalyticsFilter
 
     public init(
         appID: String, environment: AppStoreEnvironment = .production, from: Date, through: Date,
-        granularity: AnalyticsGranularity = .day, breakdown: AnalyticsBreakdown = .none
+        granularity: AnalyticsGranularity = .day, breakdown: AnalyticsBreakdown = .none, filter: AnalyticsFilter = AnalyticsFilter()
     ) {
         self.appID = appID
         self.environment = environment
@@ -36,5 +38,10 @@ public struct AnalyticsQuery: Sendable, Hashable {
         self.through = through
         self.granularity = granularity
         self.breakdown = breakdown
+        self.filter = filter
     }
+
+    /// Whether the MRR movement is left out: it is kept by product and storefront, where an
+    /// introductory price ending is an expansion, and does not sum to the MRR of one offer type.
+    var splitsByOfferType: Bool { breakdown == .offerType || !filter.offerTypes.isEmpty }
 }

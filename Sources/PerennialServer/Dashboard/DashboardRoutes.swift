@@ -166,11 +166,14 @@ struct DashboardRoutes: Sendable {
         let today = dependencies.clock.now
         let query = AnalyticsQuery(
             appID: app.id, environment: environment, from: today.addingTimeInterval(-Double(range.days - 1) * 86_400), through: today,
-            granularity: range.granularity, breakdown: breakdown)
+            granularity: range.granularity, breakdown: breakdown,
+            filter: AnalyticsFilter(lists: parameters["product"], storefronts: parameters["storefront"], offerTypes: parameters["offerType"]))
         let report = try await dependencies.analytics.report(query)
         let refunds = try await dependencies.storage.consumptionRequests(appBundleID: app.bundleID, limit: 20).filter { $0.environment == environment }
         return DashboardPage(
-            title: "Overview", body: OverviewPage(appIDs: apps.map(\.id), report: report, range: range, refundRequests: refunds).body,
+            title: "Overview",
+            body: OverviewPage(appIDs: apps.map(\.id), productIDs: app.catalog.products.map(\.id), report: report, range: range, refundRequests: refunds)
+                .body,
             session: session)
     }
 

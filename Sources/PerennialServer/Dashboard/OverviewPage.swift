@@ -3,8 +3,9 @@ import PerennialCore
 import PerennialStorage
 
 /// The overview of one app over a range: KPI tiles with the change over the range just before,
-/// the charts over time, the range split by product, group or storefront when asked, and the
-/// cohort table as a heat map — all from one ``AnalyticsReport``.
+/// the charts over time, the range split by product, group, storefront or offer type when asked,
+/// of the products, storefronts and offer type chosen, and the cohort table as a heat map — all
+/// from one ``AnalyticsReport``.
 struct OverviewPage: Sendable {
     /// The ranges the overview offers, as days ending today, and the bucket each is drawn in.
     enum Range: String, CaseIterable, Sendable {
@@ -36,6 +37,8 @@ struct OverviewPage: Sendable {
     }
 
     let appIDs: [String]
+    /// The app's products, offered in the filter.
+    let productIDs: [String]
     let report: AnalyticsReport
     let range: Range
     /// The app's latest refund requests (Apple's `CONSUMPTION_REQUEST`), newest first.
@@ -54,13 +57,26 @@ struct OverviewPage: Sendable {
             AnalyticsBreakdown.allCases.map {
                 "<option value=\"\($0.rawValue)\"\($0 == query.breakdown ? " selected" : "")>\(Self.breakdownLabel($0))</option>"
             })
+        let filter = query.filter
+        let productOptions = HTML.join(
+            ["<option value=\"\">All products</option>"]
+                + productIDs.map { "<option\(filter.productIDs == [$0] ? " selected" : "")>\($0)</option>" })
+        let offerOptions = HTML.join(
+            ["<option value=\"\">All offers</option>"]
+                + AnalyticsFilter.offerTypes.map {
+                    "<option value=\"\($0)\"\(filter.offerTypes == [$0] ? " selected" : "")>\(Self.offerLabel($0))</option>"
+                })
+        let storefronts = filter.storefronts.sorted().joined(separator: ", ")
         return """
             <h1>Overview</h1>
             <form class="row" method="get" action="/dashboard">
             <select name="app" aria-label="App">\(appOptions)</select>
             <select name="environment" aria-label="Environment">\(environmentOptions)</select>
             <select name="range" aria-label="Range">\(rangeOptions)</select>
-            <select name="breakdown" aria-label="Breakdown">\(breakdownOptions)</select><button type="submit">Show</button></form>
+            <select name="breakdown" aria-label="Breakdown">\(breakdownOptions)</select>
+            <select name="product" aria-label="Product">\(productOptions)</select>
+            <input name="storefront" aria-label="Storefronts" placeholder="Storefronts: USA, FRA" value="\(storefronts)">
+            <select name="offerType" aria-label="Offer type">\(offerOptions)</select><button type="submit">Show</button></form>
             <p class="muted">\(DashboardFormat.day(query.from)) to now (\(DashboardFormat.instant(report.asOf))), compared with the \(range.label) before. Amounts in \(report.currency).</p>\(leftOut)
             <div class="tiles">\(tiles)</div>\(breakdownTable)
             <h2>Over time</h2><div class="charts">\(charts)</div>
@@ -128,12 +144,7 @@ struct OverviewPage: Sendable {
             Self.tile(
                 "ARR", DashboardFormat.money(now.arrGross, currency: currency), Self.change(Double(now.arrGross), Double(before.arrGross)),
                 note: "twelve times MRR"),
-            Self.tile(
-                "Net MRR movement", DashboardFormat.money(now.mrrNetMovement, currency: currency),
-                Self.change(Double(now.mrrNetMovement), Double(before.mrrNetMovement)),
-                note: "new \(DashboardFormat.money(now.mrrNew, currency: currency)), expansion \(DashboardFormat.money(now.mrrExpansion, currency: currency)), "
-                    + "reactivation \(DashboardFormat.money(now.mrrReactivation, currency: currency)), "
-                    + "contraction \(DashboardFormat.money(now.mrrContraction, currency: currency)), churned \(DashboardFormat.money(now.mrrChurned, currency: currency))"),
+            movementTile,
             Self.tile("Churn rate", DashboardFormat.percent(now.churnRate), Self.pointChange(now.churnRate, before.churnRate, upIsGood: false),
                 note: "of those active at the start of each \(report.query.granularity.rawValue)"),
             Self.tile(
@@ -157,6 +168,20 @@ struct OverviewPage: Sendable {
         ])
     }
 
+    /// The net MRR movement and its parts; under an offer-type filter or breakdown the report has
+    /// none (docs/analytics.md, "Filters and breakdowns"), and the tile says why.
+    private var movementTile: HTML {
+        let (now, before, currency) = (report.overall.total, report.previousTotal, report.currency)
+        guard let net = now.mrrNetMovement, let new = now.mrrNew, let expansion = now.mrrExpansion, let reactivation = now.mrrReactivation,
+            let contraction = now.mrrContraction, let churned = now.mrrChurned
+        else { return Self.tile("Net MRR movement", "—", "", note: "not kept by offer type") }
+        return Self.tile(
+            "Net MRR movement", DashboardFormat.money(net, currency: currency), Self.change(Double(net), Double(before.mrrNetMovement ?? 0)),
+            note: "new \(DashboardFormat.money(new, currency: currency)), expansion \(DashboardFormat.money(expansion, currency: currency)), "
+                + "reactivation \(DashboardFormat.money(reactivation, currency: currency)), "
+                + "contraction \(DashboardFormat.money(contraction, currency: currency)), churned \(DashboardFormat.money(churned, currency: currency))")
+    }
+
     // MARK: Breakdown
 
     private static func breakdownLabel(_ breakdown: AnalyticsBreakdown) -> String {
@@ -165,6 +190,18 @@ struct OverviewPage: Sendable {
         case .product: "By product"
         case .subscriptionGroup: "By subscription group"
         case .storefront: "By storefront"
+        case .offerType: "By offer type"
+        }
+    }
+
+    private static func offerLabel(_ offerType: String) -> String {
+        switch offerType {
+        case AnalyticsFilter.noOffer: "No offer"
+        case OfferType.introductory.rawValue: "Introductory offer"
+        case OfferType.promotional.rawValue: "Promotional offer"
+        case OfferType.offerCode.rawValue: "Offer code"
+        case OfferType.winBack.rawValue: "Win-back offer"
+        default: offerType
         }
     }
 
@@ -180,7 +217,7 @@ struct OverviewPage: Sendable {
                 DashboardFormat.count(total.newPaidSubscriptions), DashboardFormat.count(total.churn), DashboardFormat.percent(total.churnRate),
                 DashboardFormat.money(total.revenueGross, currency: currency), DashboardFormat.money(total.netRevenueGross, currency: currency),
             ]
-            let key = segment.key.map { $0.isEmpty ? "(not said)" : $0 } ?? ""
+            let key = segment.key.map { breakdown == .offerType ? Self.offerLabel($0) : $0.isEmpty ? "(not said)" : $0 } ?? ""
             let numbers: [HTML] = cells.map { value -> HTML in "<td class=\"num\">\(value)</td>" }
             return "<tr><td>\(key)</td>\(HTML.join(numbers))</tr>"
         }
@@ -190,6 +227,7 @@ struct OverviewPage: Sendable {
         let body: HTML = rows.isEmpty ? empty : HTML.join(rows)
         let segmentName: String = switch breakdown {
         case .storefront: "Storefront"
+        case .offerType: "Offer type"
         case .product: "Product"
         case .none, .subscriptionGroup: "Group"
         }
@@ -265,11 +303,11 @@ struct OverviewPage: Sendable {
             SVGChart(
                 caption: "MRR movement (\(report.currency))", dates: dates,
                 series: [
-                    series("New", "#1f6feb") { Double($0.mrrNew) },
-                    series("Expansion", "#1a7f37") { Double($0.mrrExpansion) },
-                    series("Reactivation", "#8250df") { Double($0.mrrReactivation) },
-                    series("Contraction", "#9a6700") { Double($0.mrrContraction) },
-                    series("Churned", "#cf222e") { Double($0.mrrChurned) },
+                    series("New", "#1f6feb") { $0.mrrNew.map(Double.init) },
+                    series("Expansion", "#1a7f37") { $0.mrrExpansion.map(Double.init) },
+                    series("Reactivation", "#8250df") { $0.mrrReactivation.map(Double.init) },
+                    series("Contraction", "#9a6700") { $0.mrrContraction.map(Double.init) },
+                    series("Churned", "#cf222e") { $0.mrrChurned.map(Double.init) },
                 ], format: money, floor: 4000),
             SVGChart(
                 caption: "Revenue and refunds (\(report.currency))", dates: dates,

@@ -24,8 +24,8 @@ struct AnalyticsRoutes: Sendable {
         request.headers[.accept]?.contains("text/csv") == true
     }
 
-    /// The query from the path and `?environment=&from=&through=&granularity=&breakdown=`; the
-    /// range defaults to the 30 days ending today.
+    /// The query from the path and `?environment=&from=&through=&granularity=&breakdown=`, and the
+    /// filter's `&product=&storefront=&offerType=` lists; the range defaults to the 30 days ending today.
     private func query(_ request: Request, _ context: PerennialRequestContext) throws(APIError) -> AnalyticsQuery {
         let parameters = request.uri.queryParameters
         guard let appID = context.parameters.get("appId") else { throw .notFound("no app in the path") }
@@ -35,7 +35,9 @@ struct AnalyticsRoutes: Sendable {
         let from = try day(parameters.get("from"), name: "from") ?? through.addingTimeInterval(-29 * 86_400)
         let granularity = try choice(parameters.get("granularity"), name: "granularity", default: AnalyticsGranularity.day)
         let breakdown = try choice(parameters.get("breakdown"), name: "breakdown", default: AnalyticsBreakdown.none)
-        return AnalyticsQuery(appID: appID, environment: environment, from: from, through: through, granularity: granularity, breakdown: breakdown)
+        let filter = AnalyticsFilter(lists: parameters.get("product"), storefronts: parameters.get("storefront"), offerTypes: parameters.get("offerType"))
+        return AnalyticsQuery(
+            appID: appID, environment: environment, from: from, through: through, granularity: granularity, breakdown: breakdown, filter: filter)
     }
 
     /// The environment an analytics query names, `Production` or `Sandbox` as Apple spells them (the

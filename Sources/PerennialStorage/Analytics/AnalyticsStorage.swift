@@ -27,11 +27,12 @@ public protocol AnalyticsStorage: Sendable {
     func recordAnalyticsDefinitions(_ version: Int) async throws(StorageError)
 }
 
-/// Which part of a counter's key a read groups by: counters are kept twice, by product and by
-/// storefront, so that neither breakdown has to sum the other's rows.
+/// Which part of a counter's key a read groups by: counters are kept twice, by product (what the
+/// overview reads, in few rows) and by storefront, product and offer type together
+/// (``AnalyticsCombinedSegment``, what a filtered report or any other breakdown reads).
 public enum AnalyticsDimension: Int, Sendable, Hashable, CaseIterable {
     case product = 0
-    case storefront = 1
+    case combined = 1
 }
 
 public struct AnalyticsCounterRequest: Sendable, Hashable {
@@ -63,7 +64,7 @@ public struct AnalyticsCounterRequest: Sendable, Hashable {
 public struct AnalyticsCounterRow: Sendable, Hashable {
     public var metric: AnalyticsMetric
     public var day: Int
-    /// The product id or the storefront.
+    /// The product id, or an ``AnalyticsCombinedSegment``'s string.
     public var segment: String
     public var currency: String
     public var value: Int64
@@ -127,10 +128,11 @@ public struct AnalyticsStoredRow: Sendable, Hashable, Comparable {
 
 extension AnalyticsCounters {
     /// The rows a back end adds these counters to: each counter under its product and under its
-    /// storefront, summed per row and sorted (so concurrent writers lock rows in one order).
+    /// storefront, product and offer type, summed per row and sorted (so concurrent writers lock
+    /// rows in one order).
     ///
     /// Every apply writes these; the rows are summed under one packed integer per row (its
-    /// segment, product or storefront, numbered once per segment), not under their strings.
+    /// segment in the dimension, numbered once per segment), not under their strings.
     public var storedRows: [AnalyticsStoredRow] {
         let segments = internedSegments
         // Each segment's row segment in both dimensions, numbered by first use.
@@ -141,7 +143,10 @@ extension AnalyticsCounters {
             for (position, dimension) in AnalyticsDimension.allCases.enumerated() {
                 let row = AnalyticsStoredRow(
                     environment: segment.environment, dimension: dimension,
-                    segment: dimension == .product ? segment.productID : segment.storefront, metric: AnalyticsMetric(rawValue: 0),
+                    segment: dimension == .product
+                        ? segment.productID
+                        : AnalyticsCombinedSegment(storefront: segment.storefront, productID: segment.productID, offerType: segment.offerType).segment,
+                    metric: AnalyticsMetric(rawValue: 0),
                     currency: segment.currency, day: 0, value: 0)
                 let index = rowSegmentIndex[row] ?? {
                     rowSegments.append(row)

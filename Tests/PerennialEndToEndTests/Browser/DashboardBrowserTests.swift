@@ -51,6 +51,17 @@ struct DashboardBrowserTests {
         let row = try await browser.evaluate("[...document.querySelectorAll('.scroll table tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
         let cells = try #require((row as? [[String]])?.first { $0.first == LiveCatalog.standardMonthly })
         #expect(cells[1] == "2" && cells[3] == "2", "\(cells)")
+        // The filters beside it: the product kept, then a storefront nobody bought in, then none.
+        let active = "[...document.querySelectorAll('.tile')].find(t => t.querySelector('.label').textContent == 'Active subscriptions').querySelector('.value').textContent"
+        _ = try await browser.evaluate("document.querySelector('select[name=product]').value = '\(LiveCatalog.standardMonthly)'")
+        _ = try await browser.evaluate("document.querySelector('input[name=storefront]').value = 'ZZZ'")
+        try await browser.navigating({ $0.contains("storefront=ZZZ") }) { try await browser.click("form.row button") }
+        #expect(try await browser.evaluate(active) as? String == "0")
+        #expect(try await browser.evaluate("document.querySelector('select[name=product]').value") as? String == LiveCatalog.standardMonthly)
+        #expect(try await browser.evaluate("document.querySelector('select[name=breakdown]').value") as? String == "product")
+        _ = try await browser.evaluate("document.querySelector('input[name=storefront]').value = ''")
+        try await browser.navigating({ $0.contains("storefront=&") }) { try await browser.click("form.row button") }
+        #expect(try await browser.evaluate(active) as? String == "2")
         #expect(try await browser.evaluate("document.cookie") as? String == "")
         let cookie = try #require(try await browser.cookies(for: dashboard).first { $0["name"] as? String == "perennial_session" })
         #expect(cookie["httpOnly"] as? Bool == true)
