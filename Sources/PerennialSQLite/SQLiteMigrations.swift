@@ -250,7 +250,8 @@ enum SQLiteMigrations {
     }
 
     /// The analytics counters (``PerennialStorage/AnalyticsStorage``): one row per app,
-    /// environment, dimension (0 product, 1 storefront), segment, metric, currency and UTC day,
+    /// environment, dimension (0 product, 1 storefront: since definitions 3, storefront, product and
+    /// offer type together), segment, metric, currency and UTC day,
     /// keyed in the order a report reads them (a range of days of one dimension).
     private static func addAnalyticsCounters(_ db: Database) throws {
         try db.execute(

@@ -28,6 +28,8 @@ extension AnalyticsAPITests {
             #expect(figure(introductory, "activeSubscriptions") == [2, 1] && figure(introductory, "revenueGross") == [55_000, 0])
             #expect(figure(introductory, "newPaidSubscriptions") == [2, 0] && figure(introductory, "churn") == [0, 0])
             #expect(figure(introductory, "mrrGross") == [9_166, 4_166])
+            // A cohort member counts where its first paid period was bought: May's introductory cohort is B and E.
+            #expect(introductory.cohorts.map(\.size) == [2, 0])
             // The movement is kept by product and storefront, not by offer type: none is given.
             for name in ["mrrNew", "mrrExpansion", "mrrContraction", "mrrChurned", "mrrReactivation", "mrrNetMovement"] {
                 #expect(figure(introductory, name) == [nil, nil], "\(name)")
