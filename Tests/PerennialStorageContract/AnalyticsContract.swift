@@ -154,7 +154,7 @@ public struct AnalyticsContract: Sendable {
     private func rebuildFindsTheSameCounters() async throws {
         let storage = try await storage(applying: P.evidence.reversed())
         let kept = try await allRows(storage)
-        let facts = SubscriptionFacts(catalog: P.catalog)
+        let facts = SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))
         let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: facts])
         #expect(rebuild.subscriptions == 7 && rebuild.unknownApps.isEmpty)
         #expect(try await allRows(storage) == kept)
@@ -183,7 +183,7 @@ public struct AnalyticsContract: Sendable {
         let crowd = P.evidence(copies: 150)
         let storage = try await storage(applying: crowd)
         let kept = try await allRows(storage)
-        let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog)])
+        let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))])
         #expect(rebuild.subscriptions == 1_050)
         #expect(try await allRows(storage) == kept)
     }
@@ -195,7 +195,7 @@ public struct AnalyticsContract: Sendable {
         let storage = try await storage(applying: CommitmentPopulation.evidence)
         let kept = try await allRows(storage)
         #expect(try await allRows(try await self.storage(applying: CommitmentPopulation.evidence.reversed())) == kept)
-        let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog)])
+        let rebuild = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))])
         #expect(rebuild.subscriptions == 1)
         #expect(try await allRows(storage) == kept)
 
