@@ -28,7 +28,7 @@ enum AnalyticsPostgresBenchmark {
         do {
             try await storage.migrate()
             try await copy(from: sqlitePath, to: storage.client)
-            let facts = SubscriptionFacts(catalog: AnalyticsPopulation.catalog)
+            let facts = SubscriptionFacts(catalog: AnalyticsPopulation.catalog, now: clock.now)
             var rebuild = try await measure("PostgreSQL: rebuild the counters", iterations: 1, rounds: 1) {
                 let result = try await storage.rebuildAnalytics(apps: [AnalyticsBenchmark.bundleID: facts])
                 guard result.subscriptions == subscribers else { throw BenchmarkFailure("rebuilt \(result.subscriptions) subscriptions") }

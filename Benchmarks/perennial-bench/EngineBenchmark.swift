@@ -15,7 +15,7 @@ enum EngineBenchmark {
         let current = engine.view(of: small, at: smallNow)
         let smallEvidence = small.evidence
         let largeEvidence = large.evidence
-        let facts = SubscriptionFacts(catalog: catalog)
+        let facts = SubscriptionFacts(catalog: catalog, now: smallNow)
         let renewed = small.ledgers[0]
         let beforeRenewal = RecordSet(EvidenceRecords(transactions: Array(renewed.transactions.dropLast()), renewalInfos: [renewed.renewalInfo].compactMap { $0 }))
             .ledgers[0]

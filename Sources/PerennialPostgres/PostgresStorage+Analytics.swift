@@ -5,7 +5,9 @@ import PostgresNIO
 extension PostgresStorage {
     public func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] {
         try await withRows("read analytics counters of \(request.appBundleID)") { rows in
-            try await rows.all(PostgresAnalyticsStatements.Counters(request: request)).first ?? []
+            request.summingSegments
+                ? try await rows.all(PostgresAnalyticsStatements.SummedCounters(request: request)).first ?? []
+                : try await rows.all(PostgresAnalyticsStatements.Counters(request: request)).first ?? []
         }
     }
 

@@ -107,7 +107,7 @@ public func buildApplication(
         }
     }
     let webhookWakeUp = WebhookWakeUp()
-    var jobs: [any Service] = [AnalyticsDefinitionsUpgrade(storage: storage, apps: apps, logger: logger)]
+    var jobs: [any Service] = [AnalyticsDefinitionsUpgrade(storage: storage, apps: apps, clock: clock, logger: logger)]
     if let webhookDelivery, !apps.apps.isEmpty {
         jobs.append(
             WebhookDeliveryService(

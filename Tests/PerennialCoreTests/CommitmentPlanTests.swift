@@ -119,7 +119,7 @@ struct CommitmentPlanTests {
     }
 
     private static func counters(months: ClosedRange<Int>, _ info: RenewalInfo?) -> AnalyticsCounters {
-        SubscriptionFacts(catalog: Fixture.catalog).counters(
+        SubscriptionFacts(catalog: Fixture.catalog, now: .distantPast).counters(
             of: RecordSet(EvidenceRecords(transactions: months.map(month), renewalInfos: [info].compactMap { $0 })))
     }
 

@@ -45,7 +45,7 @@ struct SubscriptionFactsMovementTests {
     }
 
     private static func counters(_ transactions: [Transaction], info: RenewalInfo? = nil) -> AnalyticsCounters {
-        SubscriptionFacts(catalog: catalog).counters(of: RecordSet(EvidenceRecords(transactions: transactions, renewalInfos: [info].compactMap { $0 })))
+        SubscriptionFacts(catalog: catalog, now: .distantPast).counters(of: RecordSet(EvidenceRecords(transactions: transactions, renewalInfos: [info].compactMap { $0 })))
     }
 
     /// One metric's counters as `day: value`, product `product` (any when nil).
@@ -192,7 +192,7 @@ struct SubscriptionFactsMovementTests {
             {"apps": [{"bundleId": "com.example.facts", "billingGracePeriodDays": 16}],
              "subscriptionGroups": [{"id": "g", "products": [{"id": "monthly", "level": 1, "duration": "P1M"}]}]}
             """
-        let facts = SubscriptionFacts(catalog: try CatalogLoader.load(json: Data(json.utf8)))
+        let facts = SubscriptionFacts(catalog: try CatalogLoader.load(json: Data(json.utf8)), now: .distantPast)
         let history = [
             Self.transaction("1", from: Self.at(1, 5), to: Self.at(2, 5), reason: .purchase),
             Self.transaction("2", from: Self.at(2, 25), to: Self.at(3, 25)),

@@ -45,7 +45,7 @@ struct SubscriptionFactsTests {
     }
 
     private static func counters(_ transactions: [Transaction], renewalInfo: RenewalInfo? = nil) -> AnalyticsCounters {
-        SubscriptionFacts(catalog: catalog).counters(of: RecordSet(EvidenceRecords(transactions: transactions, renewalInfos: [renewalInfo].compactMap { $0 })))
+        SubscriptionFacts(catalog: catalog, now: .distantPast).counters(of: RecordSet(EvidenceRecords(transactions: transactions, renewalInfos: [renewalInfo].compactMap { $0 })))
     }
 
     @Test("a week is normalized × 52 / 12 and a year / 12, a quarter / 3")
@@ -153,7 +153,7 @@ struct SubscriptionFactsTests {
 
     @Test("an apply's change counts only the periods that differ, and equals the new contribution minus the old")
     func changeBetweenLedgersIsNewMinusOld() {
-        let facts = SubscriptionFacts(catalog: Self.catalog)
+        let facts = SubscriptionFacts(catalog: Self.catalog, now: .distantPast)
         // A trial, paid quarters with a billing-retry gap, a refund, a crossgrade to yearly, then
         // a year later the commission's second year.
         var history: [Transaction] = [
@@ -203,5 +203,31 @@ struct SubscriptionFactsTests {
             }
         }
         #expect(compared == candidates.count * candidates.count)
+    }
+
+    /// A period bought on March 1 for a month, with no later evidence: its end on April 1 00:00 is
+    /// foreseen, kept by its hour while that hour is at most a day before the instant of
+    /// computing, and not at all once it lies further back; the daily counters are the same either way.
+    @Test("a foreseen change is kept by the hour only while the hour is at most a day past")
+    func foreseenChangesAreKeptByTheHourOnlyWhileRecent() {
+        let records = RecordSet(
+            EvidenceRecords(transactions: [
+                Self.transaction("m", product: "quarterly", from: Self.day(2026, 3, 1), to: Self.day(2026, 4, 1), price: 10_000, reason: .purchase)
+            ]))
+        let end = AnalyticsCounters.hour(of: Self.day(2026, 4, 1))
+        func scheduled(at now: Date) -> [AnalyticsCounters.Key: Int64] {
+            SubscriptionFacts(catalog: Self.catalog, now: now).counters(of: records).values.filter { $0.key.metric.scheduledMetric != nil }
+        }
+        func daily(at now: Date) -> [AnalyticsCounters.Key: Int64] {
+            SubscriptionFacts(catalog: Self.catalog, now: now).counters(of: records).values.filter { $0.key.metric.scheduledMetric == nil }
+        }
+        let kept = scheduled(at: .distantPast)
+        // The end takes one away from the actives, by its hour.
+        #expect(kept.contains { $0.key.metric == .scheduled(.activeChange) && $0.key.day == end && $0.value == -1 })
+        #expect(kept.keys.allSatisfy { $0.day == end })
+        // A day after the end, the hour is still kept; an hour later, it is not.
+        #expect(scheduled(at: Self.day(2026, 4, 2)) == kept)
+        #expect(scheduled(at: Self.day(2026, 4, 2).addingTimeInterval(3_600)).isEmpty)
+        #expect(daily(at: Self.day(2027, 1, 1)) == daily(at: .distantPast))
     }
 }

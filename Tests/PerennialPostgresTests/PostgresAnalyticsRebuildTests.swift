@@ -16,7 +16,7 @@ struct PostgresAnalyticsRebuildTests {
 
     private static let request = AnalyticsCounterRequest(
         appBundleID: P.bundleID, environment: .production, dimension: .product, fromDay: 0, throughDay: 100_000)
-    private static let apps = [P.bundleID: SubscriptionFacts(catalog: P.catalog)]
+    private static let apps = [P.bundleID: SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))]
 
     private func storage(applying evidence: [IncomingEvidence], in database: PostgresTestDatabase) async throws -> PostgresStorage {
         let storage = try await database.makeStorage()

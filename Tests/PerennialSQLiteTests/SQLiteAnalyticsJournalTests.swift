@@ -69,7 +69,7 @@ import Testing
             let request = AnalyticsCounterRequest(
                 appBundleID: P.bundleID, environment: .production, dimension: .product, fromDay: 0, throughDay: 100_000)
             let kept = Set(try await storage.analyticsCounters(request).filter { $0.value != 0 })
-            _ = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog)])
+            _ = try await storage.rebuildAnalytics(apps: [P.bundleID: SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))])
             #expect(try await journalRows(queue) == 0)
             #expect(Set(try await storage.analyticsCounters(request).filter { $0.value != 0 }) == kept)
         }
@@ -94,7 +94,7 @@ import Testing
         #expect(!expected.isEmpty)
         try await withTemporarySQLiteFile { path in
             let storage = try await applying(before, at: path)
-            let apps = [P.bundleID: SubscriptionFacts(catalog: P.catalog)]
+            let apps = [P.bundleID: SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))]
             let snapshot = try await storage.analyticsSnapshot(apps: apps)
             let queue = try DatabaseQueue(path: path)
             let folds = try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT through_evidence_id FROM analytics_folded") }

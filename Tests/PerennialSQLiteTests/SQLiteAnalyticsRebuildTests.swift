@@ -15,7 +15,7 @@ import Testing
 
     private static let request = AnalyticsCounterRequest(
         appBundleID: P.bundleID, environment: .production, dimension: .product, fromDay: 0, throughDay: 100_000)
-    private static let apps = [P.bundleID: SubscriptionFacts(catalog: P.catalog)]
+    private static let apps = [P.bundleID: SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))]
 
     private func applying(_ evidence: some Sequence<IncomingEvidence>, to storage: SQLiteStorage) async throws {
         for item in evidence { _ = try await storage.apply(item, with: P.applier, now: P.at(4, 1)) }
@@ -105,7 +105,7 @@ import Testing
             try await raw.write { db in
                 try db.execute(sql: "UPDATE transactions SET record = substr(record, 1, 40) WHERE transaction_id = 'A3'")
             }
-            let facts = SubscriptionFacts(catalog: AnalyticsPopulation.catalog)
+            let facts = SubscriptionFacts(catalog: AnalyticsPopulation.catalog, now: AnalyticsPopulation.at(4, 1))
             do {
                 _ = try await storage.rebuildAnalytics(apps: [AnalyticsPopulation.bundleID: facts])
                 Issue.record("the rebuild read a truncated record")

@@ -57,6 +57,10 @@ extension AnalyticsAPITests {
             #expect(figure(monthly, "activeSubscriptions") == [2, 2] && figure(monthly, "revenueGross") == [15_000, 20_000])
             #expect(figure(monthly, "mrrGross") == [15_000, 20_000] && figure(monthly, "mrrNew") == [15_000, 0])
             #expect(figure(monthly, "mrrExpansion") == [0, 5_000] && figure(monthly, "mrrNetMovement") == [15_000, 5_000])
+            // A product alone is read by product (not summed over products): D's 100.00 and E's 50.00.
+            let yearly = try await get(client, Self.range + "&product=pro.yearly")
+            #expect(figure(yearly, "activeSubscriptions") == [1, 1] && figure(yearly, "revenueGross") == [150_000, 0])
+            #expect(figure(yearly, "mrrNew") == [12_499, 0] && figure(yearly, "mrrChurned") == [8_333, 0])
         }
     }
 

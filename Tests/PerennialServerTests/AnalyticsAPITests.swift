@@ -24,8 +24,10 @@ import Testing
     ) async throws -> ServerHarness {
         let storage = try ServerHarness.temporarySQLite()
         try await storage.migrate()
+        // Applied on April 1, or by the report's "now" when that is earlier: evidence is never
+        // applied after the instant a report is read at.
         for evidence in evidence {
-            _ = try await storage.apply(evidence, with: P.applier, now: P.at(4, 1))
+            _ = try await storage.apply(evidence, with: P.applier, now: min(now, P.at(4, 1)))
         }
         let app = AppConfiguration(
             id: "analytics", bundleID: P.bundleID, appAppleID: 1_234_567_891, catalog: .catalog(P.catalog), environments: environments,
@@ -257,7 +259,7 @@ import Testing
             id: "analytics", bundleID: P.bundleID, appAppleID: 1_234_567_891, catalog: .catalog(P.catalog), environments: [.production],
             publicKeys: [SecretValue("pk_analytics")], trustedRoots: [.certificates([try StoreWorld.sharedPKI.get().jws.root])])
         let context = try AppContext(configuration: app, environment: [:], transport: SimulatedVerifyReceipt(world: try StoreWorld()))
-        let upgrade = AnalyticsDefinitionsUpgrade(storage: storage, apps: try AppRegistry([context]), logger: Logger(label: "test"))
+        let upgrade = AnalyticsDefinitionsUpgrade(storage: storage, apps: try AppRegistry([context]), clock: VirtualClock(start: P.at(4, 1)), logger: Logger(label: "test"))
         let rebuild = try #require(try await upgrade.upgrade())
         #expect(rebuild.subscriptions == 7)
         #expect(try await storage.analyticsDefinitions() == SubscriptionFacts.definitions)

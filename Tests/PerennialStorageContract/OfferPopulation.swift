@@ -1,5 +1,5 @@
-public import Foundation
-public import PerennialCore
+import Foundation
+import PerennialCore
 public import PerennialStorage
 
 /// Six subscriptions of ``AnalyticsPopulation``'s app in May 2026, two products × two storefronts

@@ -12,7 +12,7 @@ import Testing
     @Test func recordsReadInAnyOrderAreSummedAsTheirLedgers() async throws {
         var merged = RecordSet()
         for evidence in P.evidence(copies: 40) { merged.merge(evidence.records) }
-        let facts = SubscriptionFacts(catalog: P.catalog)
+        let facts = SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3 {
             var batch = AnalyticsRebuildSums.Batch()
@@ -44,7 +44,7 @@ import Testing
     @Test func manyBatchesSumAsOne() async throws {
         var merged = RecordSet()
         for evidence in P.evidence(copies: 40) { merged.merge(evidence.records) }
-        let facts = SubscriptionFacts(catalog: P.catalog)
+        let facts = SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))
         let ledgers = merged.ledgers
         let (counters, subscriptions) = try await AnalyticsRebuildSums.sum { add in
             for start in stride(from: 0, to: ledgers.count, by: 3) {
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aCorruptRecordNamesItsSubscription() async throws {
         var batch = AnalyticsRebuildSums.Batch()
-        let facts = SubscriptionFacts(catalog: P.catalog)
+        let facts = SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))
         let ledger = try #require(RecordSet(P.evidence[0].records).ledgers.first)
         let good = batch.add(id: ledger.originalTransactionID, app: P.bundleID, facts: facts)
         let bad = batch.add(id: "bad", app: P.bundleID, facts: facts)

@@ -40,7 +40,7 @@ import Testing
     /// histories share by their ids, and a record with a new version is not one of them.
     @Test func aRefundOfAnyPeriodChangesTheAnalyticsByItsWholeDifference() throws {
         typealias P = AnalyticsPopulation
-        let facts = SubscriptionFacts(catalog: P.catalog)
+        let facts = SubscriptionFacts(catalog: P.catalog, now: P.at(4, 1))
         var stored = RecordSet()
         for evidence in P.evidence where (evidence.records.transactions.map(\.originalTransactionID) + evidence.records.renewalInfos.map(\.originalTransactionID)).contains("A") {
             stored.merge(evidence.records)

@@ -1,11 +1,21 @@
-import Foundation
+public import Foundation
 
 /// What one auto-renewable subscription contributes to the analytics counters: a pure function of
-/// its merged records and the catalog (never of "now" or of the order evidence arrived in), so the
-/// apply can replace a subscription's old contribution by its new one and a rebuild, summing every
+/// its merged records and the catalog (never of the order evidence arrived in), so the apply can
+/// replace a subscription's old contribution by its new one and a rebuild, summing every
 /// subscription, finds the same counters. docs/analytics.md states each definition.
+///
+/// "Now" enters in one place only, and where no report looks: a foreseen change is kept by the
+/// hour (``AnalyticsMetric/scheduled(_:)``) only from ``foreseenFromHour`` on, a day before the
+/// instant the facts are computed at. Today's figures read the hours from the present one on, so
+/// an hour a day past is never read again; keeping every churned subscription's last hours
+/// forever made them two counters in five. Every apply and rebuild computes its facts at its own
+/// instant, later ones at later hours, so each hour a report reads was kept by all of them: its
+/// counter is the same sum whatever the order of applies and rebuilds.
 public struct SubscriptionFacts: Sendable {
     public let catalog: Catalog
+    /// The first hour (hours since 1970-01-01 UTC) whose foreseen changes are kept by the hour.
+    public let foreseenFromHour: Int
 
     /// The version of these definitions, raised whenever a change makes the counters of some
     /// records differ from what an earlier Perennial computed: a server finding counters of an
@@ -17,9 +27,16 @@ public struct SubscriptionFacts: Sendable {
     /// by storefront, product and offer type together.
     public static let definitions = 3
 
-    public init(catalog: Catalog) {
+    /// The facts as computed at `now`: the instant matters only for which foreseen changes are
+    /// kept by the hour (those from a day before it on; a day's margin for clocks that differ
+    /// between instances). `.distantPast` keeps them all.
+    public init(catalog: Catalog, now: Date) {
         self.catalog = catalog
+        foreseenFromHour = now == .distantPast ? Int.min : AnalyticsCounters.hour(of: now) - Self.foreseenMarginHours
     }
+
+    /// How long before the instant of computing foreseen changes are still kept by the hour.
+    public static let foreseenMarginHours = 24
 
     /// The contribution of every subscription of `records` (one-time purchases contribute nothing).
     public func counters(of records: RecordSet) -> AnalyticsCounters {
@@ -113,7 +130,7 @@ public struct SubscriptionFacts: Sendable {
     private func add(_ ledger: SubscriptionLedger, to counters: inout AnalyticsCounters, times sign: Int64, countingFrom first: Int, cohort: Bool) {
         let history = ledger.transactions
         guard isCounted(history) else { return }
-        var writer = Writer(environment: history[0].environment, sign: sign)
+        var writer = Writer(environment: history[0].environment, sign: sign, foreseenFromHour: foreseenFromHour)
         // The writer adds straight into the caller's counters (no copy, no second merge).
         swap(&writer.counters, &counters)
         defer {
@@ -510,6 +527,7 @@ public struct SubscriptionFacts: Sendable {
     private struct Writer {
         let environment: AppStoreEnvironment
         let sign: Int64
+        let foreseenFromHour: Int
         private var productID = ""
         private var storefront = ""
         private var offerType = ""
@@ -527,9 +545,10 @@ public struct SubscriptionFacts: Sendable {
         /// (about two in five additions of a subscription with a few renewals).
         private var pendingEnds: [(segment: AnalyticsCounters.SegmentID, metric: AnalyticsMetric, day: Int, amount: Int64)] = []
 
-        init(environment: AppStoreEnvironment, sign: Int64) {
+        init(environment: AppStoreEnvironment, sign: Int64, foreseenFromHour: Int) {
             self.environment = environment
             self.sign = sign
+            self.foreseenFromHour = foreseenFromHour
         }
 
         /// Writes what follows under the product, storefront and offer type of `history[index]`.
@@ -570,10 +589,12 @@ public struct SubscriptionFacts: Sendable {
             if UTCCalendar.monthStart(of: day) == UTCCalendar.monthStart(of: started) { count(.churnStartedSameMonth, on: date) }
         }
 
-        /// Keeps a change after the horizon by its hour too.
+        /// Keeps a change after the horizon by its hour too, unless the hour is too long past to be read.
         private mutating func schedule(_ amount: Int64, _ segment: AnalyticsCounters.SegmentID, _ metric: AnalyticsMetric, at date: Date) {
             guard let horizon, date > horizon else { return }
-            counters.add(amount * sign, segment: segment, metric: .scheduled(metric), day: AnalyticsCounters.hour(of: date))
+            let hour = AnalyticsCounters.hour(of: date)
+            guard hour >= foreseenFromHour else { return }
+            counters.add(amount * sign, segment: segment, metric: .scheduled(metric), day: hour)
         }
 
         /// +1 the day a point-in-time figure starts counting, −1 the day it stops.

@@ -51,15 +51,20 @@ public struct Analytics: Sendable {
         let firstCohort = UTCCalendar.monthStart(of: fromDay)
         let readFrom = min(previousFrom, firstCohort)
         let dimension: AnalyticsDimension = query.breakdown == .storefront || query.breakdown == .offerType || filter.needsCombined ? .combined : .product
+        // A filter reads the segments it keeps; with none, an overall report reads their sum.
+        let summingSegments = query.breakdown == .none && filter == AnalyticsFilter()
         var rows = try await storage.analyticsCounters(
-            AnalyticsCounterRequest(appBundleID: app.bundleID, environment: query.environment, dimension: dimension, fromDay: readFrom, throughDay: throughDay))
+            AnalyticsCounterRequest(
+                appBundleID: app.bundleID, environment: query.environment, dimension: dimension, fromDay: readFrom, throughDay: throughDay,
+                summingSegments: summingSegments))
         if throughDay == today {
             // Today's counters hold the whole day; what is foreseen for its hours still to come
             // (the current one included) is taken back out.
             let scheduled = try await storage.analyticsCounters(
                 AnalyticsCounterRequest(
                     appBundleID: app.bundleID, environment: query.environment, dimension: dimension, fromDay: AnalyticsCounters.hour(of: now),
-                    throughDay: AnalyticsCounters.hour(of: AnalyticsCounters.start(ofDay: today + 1)) - 1, summingEarlierChanges: false))
+                    throughDay: AnalyticsCounters.hour(of: AnalyticsCounters.start(ofDay: today + 1)) - 1, summingEarlierChanges: false,
+                    summingSegments: summingSegments))
             for row in scheduled {
                 guard let metric = row.metric.scheduledMetric else { continue }
                 rows.append(AnalyticsCounterRow(metric: metric, day: today, segment: row.segment, currency: row.currency, value: -row.value))

@@ -12,6 +12,7 @@ import ServiceLifecycle
 struct AnalyticsDefinitionsUpgrade: Service {
     let storage: any AnalyticsStorage
     let apps: AppRegistry
+    let clock: any TimeSource
     let logger: Logger
 
     /// Upgrades the counters if they need it, then waits for the server's shutdown; a failure is
@@ -35,7 +36,7 @@ struct AnalyticsDefinitionsUpgrade: Service {
             "rebuilding the analytics counters: they were computed with definitions \(stored), this Perennial's are \(SubscriptionFacts.definitions) (docs/analytics.md)")
         let started = ContinuousClock.now
         var facts: [String: SubscriptionFacts] = [:]
-        for app in apps.apps { facts[app.bundleID] = SubscriptionFacts(catalog: app.catalog) }
+        for app in apps.apps { facts[app.bundleID] = SubscriptionFacts(catalog: app.catalog, now: clock.now) }
         let rebuild = try await storage.rebuildAnalytics(apps: facts)
         try await storage.recordAnalyticsDefinitions(SubscriptionFacts.definitions)
         logger.notice(

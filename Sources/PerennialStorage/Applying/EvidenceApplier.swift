@@ -87,7 +87,7 @@ public struct EvidenceApplier: Sendable {
         }
         try addOwnershipEvents(evidence: evidence, now: now, into: &plan)
         scheduleChecks(touched, owners: owners, merged: merged, now: now, into: &plan)
-        if maintainsAnalytics { countAnalytics(touched, stored: snapshot.records, merged: merged, into: &plan) }
+        if maintainsAnalytics { countAnalytics(touched, stored: snapshot.records, merged: merged, now: now, into: &plan) }
         return plan
     }
 
@@ -109,8 +109,8 @@ public struct EvidenceApplier: Sendable {
 
     /// Replaces each touched subscription's analytics contribution: facts are a pure function of
     /// its records, so late, repeated or reordered evidence converges to the same counters.
-    private func countAnalytics(_ touched: [String], stored: RecordSet, merged: RecordSet, into plan: inout WritePlan) {
-        let facts = SubscriptionFacts(catalog: engine.catalog)
+    private func countAnalytics(_ touched: [String], stored: RecordSet, merged: RecordSet, now: Date, into plan: inout WritePlan) {
+        let facts = SubscriptionFacts(catalog: engine.catalog, now: now)
         let changed = Set(plan.transactions.map(\.transactionID))
         for id in Set(touched) {
             let (old, new) = (stored.ledger(originalTransactionID: id), merged.ledger(originalTransactionID: id))

@@ -31,7 +31,7 @@ struct AnalyticsCommand: AsyncParsableCommand {
             let configuration = try options.configuration()
             var facts: [String: SubscriptionFacts] = [:]
             for app in configuration.apps {
-                facts[app.bundleID] = SubscriptionFacts(catalog: try app.catalog.load(app: app.id))
+                facts[app.bundleID] = SubscriptionFacts(catalog: try app.catalog.load(app: app.id), now: Date())
             }
             let started = ContinuousClock.now
             // A mistyped path must not become a new, empty database that is "rebuilt".
