@@ -50,7 +50,9 @@ struct RetentionRuleLiveTests {
         #expect(try await Self.offerings(http).retention == nil)
         #expect(try await Self.offerings(http).current?.id == "default")
 
-        // Auto-renew off on the App Store: its notification reaches the server, which tells the receiver.
+        // Half a minute later (a sandbox month is five), auto-renew off on the App Store: its
+        // notification reaches the server, which tells the receiver.
+        try await system.advance(by: 30)
         _ = try await http.action(["setAutoRenew": ["of": subscription, "enabled": false] as [String: Any]])
         let told = try await eventually { await recorder.deliveries.contains { $0.type == "retentionRuleTriggered" } }
         let types = await recorder.deliveries.map(\.type)
@@ -67,6 +69,7 @@ struct RetentionRuleLiveTests {
         #expect(next.current?.id == "stay" && next.current?.products == [LiveCatalog.standardMonthly, LiveCatalog.premiumMonthly])
 
         // Auto-renew back on: the choice no longer applies, and the usual offering is back.
+        try await system.advance(by: 30)
         _ = try await http.action(["setAutoRenew": ["of": subscription, "enabled": true] as [String: Any]])
         let withdrawn = try await eventually { try await Self.offerings(http).retention == nil }
         #expect(withdrawn, "the retention choice outlived auto-renew being turned back on")
