@@ -7,6 +7,15 @@ import PerennialStorage
 /// applied from the next evidence on, on every instance sharing the database. Each change is
 /// logged with the key's name.
 enum RetentionRuleActions {
+    /// The rule `request` describes for `key`, checked against the app's stored offerings, at the
+    /// server's clock.
+    static func definition(
+        _ request: RetentionRuleRequest, id: String, app: AppContext, by key: ActingKey, with dependencies: ServerDependencies
+    ) async throws -> RetentionRule {
+        let offerings = try await dependencies.storage.offerings(appBundleID: app.bundleID)
+        return try definition(request, id: id, app: app, offerings: offerings, limits: dependencies.limits, at: dependencies.clock.now, by: key)
+    }
+
     /// The rule `request` describes, every field checked against the app's catalog, its offerings
     /// and the server's limits; `id` is the path's when replacing.
     static func definition(
@@ -64,9 +73,7 @@ struct AddRetentionRule: OperatorAction {
 
     func perform(by key: ActingKey, with dependencies: ServerDependencies) async throws -> RetentionRule {
         guard let id = request.id else { throw RetentionRuleError.missingID }
-        let rule = try RetentionRuleActions.definition(
-            request, id: id, app: app, offerings: try await dependencies.storage.offerings(appBundleID: app.bundleID), limits: dependencies.limits,
-            at: dependencies.clock.now, by: key)
+        let rule = try await RetentionRuleActions.definition(request, id: id, app: app, by: key, with: dependencies)
         let outcome = try await dependencies.storage.addRetentionRule(rule, limit: dependencies.limits.maxRetentionRules)
         let added = try RetentionRuleActions.written(outcome, rule, app: app)
         RetentionRuleActions.log("retention rule added", added, by: key, app: app, logger: dependencies.logger)
@@ -85,9 +92,7 @@ struct ReplaceRetentionRule: OperatorAction {
 
     func perform(by key: ActingKey, with dependencies: ServerDependencies) async throws -> RetentionRule {
         if let id = request.id, id != ruleID { throw RetentionRuleError.idMismatch(path: ruleID, body: id) }
-        let rule = try RetentionRuleActions.definition(
-            request, id: ruleID, app: app, offerings: try await dependencies.storage.offerings(appBundleID: app.bundleID),
-            limits: dependencies.limits, at: dependencies.clock.now, by: key)
+        let rule = try await RetentionRuleActions.definition(request, id: ruleID, app: app, by: key, with: dependencies)
         let replaced = try RetentionRuleActions.written(try await dependencies.storage.replaceRetentionRule(rule), rule, app: app)
         RetentionRuleActions.log("retention rule replaced", replaced, by: key, app: app, logger: dependencies.logger)
         return replaced

@@ -1,6 +1,6 @@
 /// The body of `POST /admin/v1/apps/{appId}/retention-rules` and of `PUT …/retention-rules/{ruleId}`
 /// (docs/retention-rules.md): the whole rule. Checked by
-/// ``RetentionRuleActions/definition(_:id:app:offerings:limits:at:by:)``.
+/// ``RetentionRuleActions/definition(_:id:app:by:with:)``.
 struct RetentionRuleRequest: Decodable, Sendable {
     /// An offer as an operator sends it, read strictly: a misspelt key would otherwise leave the
     /// offer without its id.

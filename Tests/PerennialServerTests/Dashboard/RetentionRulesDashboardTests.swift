@@ -70,12 +70,7 @@ import Testing
     }
 
     @Test func theSubscriberPageShowsTheChoiceThatHolds() async throws {
-        let story = try RetentionRuleOfferingsTests.story()
-        let server = try await ServerHarness()
-        server.clock.now = story.boughtAt
-        try await server.test { client in
-            try await RetentionRuleOfferingsTests.setUp(client)
-            #expect(try await client.postTransaction(story.purchase, user: "alice").status == .ok)
+        try await RetentionRuleOfferingsTests.afterAlicesPurchase { server, client, story in
             let admin = try await DashboardClient.signIn(client, key: ServerHarness.adminKey)
             let page = "/dashboard/apps/demo/subscribers/alice"
             #expect(try await admin.get(page).text.contains("No retention rule's choice holds for this user."))

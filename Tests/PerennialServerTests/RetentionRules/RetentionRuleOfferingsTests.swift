@@ -53,17 +53,25 @@ import Testing
         #expect(try await client.send(.post, rules, key: ServerHarness.adminKey, body: Data(rule.utf8)).status == .created)
     }
 
-    static func offerings(_ client: any TestClientProtocol) async throws -> OfferingsResponse {
-        try await client.send(.get, "/v1/subscribers/alice/offerings").decode(OfferingsResponse.self)
-    }
-
-    @Test func theChoiceIsAnsweredWhileAutoRenewStaysOffAndToldOnce() async throws {
+    /// Runs `body` on a server with the offerings and the rule set up and Alice's purchase posted,
+    /// its clock at her purchase.
+    static func afterAlicesPurchase(_ body: @escaping @Sendable (ServerHarness, any TestClientProtocol, Story) async throws -> Void) async throws {
         let story = try Self.story()
         let server = try await ServerHarness()
         server.clock.now = story.boughtAt
         try await server.test { client in
             try await Self.setUp(client)
             #expect(try await client.postTransaction(story.purchase, user: "alice").status == .ok)
+            try await body(server, client, story)
+        }
+    }
+
+    static func offerings(_ client: any TestClientProtocol) async throws -> OfferingsResponse {
+        try await client.send(.get, "/v1/subscribers/alice/offerings").decode(OfferingsResponse.self)
+    }
+
+    @Test func theChoiceIsAnsweredWhileAutoRenewStaysOffAndToldOnce() async throws {
+        try await Self.afterAlicesPurchase { server, client, story in
             #expect(try await Self.offerings(client).retention == nil)
 
             server.clock.now = story.offAt
@@ -106,12 +114,7 @@ import Testing
     }
 
     @Test func aChoiceIsNotAnsweredOnceItsSubscriptionExpiredOrItsRuleIsDisabled() async throws {
-        let story = try Self.story()
-        let server = try await ServerHarness()
-        server.clock.now = story.boughtAt
-        try await server.test { client in
-            try await Self.setUp(client)
-            #expect(try await client.postTransaction(story.purchase, user: "alice").status == .ok)
+        try await Self.afterAlicesPurchase { server, client, story in
             server.clock.now = story.offAt
             #expect(try await client.notifyV2(story.off).status == .ok)
             #expect(try await Self.offerings(client).retention != nil)
