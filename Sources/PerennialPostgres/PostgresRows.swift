@@ -77,7 +77,8 @@ struct PostgresRows {
         try await all(PostgresStatements.UserForToken(appBundleID: appBundleID, token: token)).first.map(AppUserID.init(rawValue:))
     }
 
-    /// Executes a ``PerennialStorage/WritePlan`` in the caller's transaction, in one round trip.
+    /// Executes a ``PerennialStorage/WritePlan`` in the caller's transaction, in one round trip, and
+    /// one more per user whose retention choice changes (rare: a trigger, or its end).
     func write(_ plan: WritePlan, evidenceID: Int64, now: Date) async throws {
         try await run(PostgresPlanWrites(plan: plan, evidenceID: evidenceID, now: now))
         try await writeRetentionChoices(plan.retentionChoices, appBundleID: plan.evidence.appBundleID)

@@ -4,9 +4,10 @@ public import PerennialStorage
 import PostgresNIO
 
 extension PostgresStorage {
-    /// One statement: the insert happens only while the app has fewer than `limit` rules. Two
-    /// operators adding at once may both see room for the last one; the limit bounds what a
-    /// caller may cost, so one rule too many is tolerated rather than locking the app's rules.
+    /// One statement: the insert happens only while the app has fewer than `limit` rules.
+    /// Operators adding at the same instant may each see room for the last one; the limit bounds
+    /// what the rules cost every apply, so that overshoot is tolerated rather than every add
+    /// locking the app's rules.
     public func addRetentionRule(_ rule: RetentionRule, limit: Int) async throws(StorageError) -> RetentionRuleWrite {
         let record = try Self.json(rule, what: "retention rule \(rule.id)")
         let limit64 = Int64(limit)
