@@ -285,6 +285,7 @@ let package = Package(
                 "PerennialServer",
                 "PerennialSimulator",
                 "PerennialAppStore",
+                "PerennialWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -39,6 +39,7 @@ enum PostgresMigrations {
         Migration(version: 17, name: "analytics-definitions", statements: analyticsDefinitions),
         Migration(version: 18, name: "offerings", statements: offerings),
         Migration(version: 19, name: "experiments", statements: experiments),
+        Migration(version: 20, name: "retention-rules", statements: retentionRules),
     ]
 
     /// One transaction under a transaction-scoped advisory lock, so two processes starting at once
@@ -445,6 +446,28 @@ enum PostgresMigrations {
             app_user_id TEXT NOT NULL,
             first_exposed_at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (app_bundle_id, experiment_id, app_user_id)
+        )
+        """,
+    ]
+
+    /// The retention rules operators define per app and the choice each user holds
+    /// (``PerennialStorage/RetentionRuleStore``), both as JSON: the rules are read whole by every
+    /// apply of the app, a choice by its user's applies and offerings requests.
+    private static let retentionRules = [
+        """
+        CREATE TABLE retention_rules (
+            app_bundle_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            record TEXT NOT NULL,
+            PRIMARY KEY (app_bundle_id, id)
+        )
+        """,
+        """
+        CREATE TABLE retention_choices (
+            app_bundle_id TEXT NOT NULL,
+            app_user_id TEXT NOT NULL,
+            record TEXT NOT NULL,
+            PRIMARY KEY (app_bundle_id, app_user_id)
         )
         """,
     ]

@@ -30,6 +30,7 @@ struct PostgresRows {
             let (records, view) = try await subscriber(user, appBundleID: evidence.appBundleID)
             snapshot.users[user] = StorageSnapshot.User(records: records, view: view)
         }
+        try await addRetention(to: &snapshot, appBundleID: evidence.appBundleID)
         let (held, unread) = snapshot.recordsHeldByOwners(of: evidence.originalTransactionIDs)
         snapshot.records = try await records(of: unread).merging(held)
         return snapshot
@@ -76,9 +77,11 @@ struct PostgresRows {
         try await all(PostgresStatements.UserForToken(appBundleID: appBundleID, token: token)).first.map(AppUserID.init(rawValue:))
     }
 
-    /// Executes a ``PerennialStorage/WritePlan`` in the caller's transaction, in one round trip.
+    /// Executes a ``PerennialStorage/WritePlan`` in the caller's transaction, in one round trip, and
+    /// one more per user whose retention choice changes (rare: a trigger, or its end).
     func write(_ plan: WritePlan, evidenceID: Int64, now: Date) async throws {
         try await run(PostgresPlanWrites(plan: plan, evidenceID: evidenceID, now: now))
+        try await writeRetentionChoices(plan.retentionChoices, appBundleID: plan.evidence.appBundleID)
     }
 
     /// Every row a statement returns.

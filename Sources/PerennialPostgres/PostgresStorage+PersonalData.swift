@@ -43,7 +43,7 @@ extension PostgresStorage {
                 logger: rows.logger
             ).decode(String.self) { purchases.append(purchase) }
             var deleted = 0
-            for table in ["bindings", "app_users", "subscriber_views", "entitlement_grants", "app_transactions", "consumption_reports", "outbox"] {
+            for table in ["bindings", "app_users", "subscriber_views", "entitlement_grants", "app_transactions", "consumption_reports", "retention_choices", "outbox"] {
                 deleted += try await Self.count(
                     "DELETE FROM \(table) WHERE app_user_id = $1 AND app_bundle_id = $2 RETURNING 1", [user, app], rows)
             }

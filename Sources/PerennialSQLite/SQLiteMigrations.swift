@@ -27,6 +27,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("analytics-v5-definitions", migrate: addAnalyticsDefinitions)
         migrator.registerMigration("offerings", migrate: addOfferings)
         migrator.registerMigration("experiments", migrate: addExperiments)
+        migrator.registerMigration("retention-rules", migrate: addRetentionRules)
         return migrator
     }
 
@@ -245,6 +246,27 @@ enum SQLiteMigrations {
                     app_user_id TEXT NOT NULL,
                     first_exposed_at REAL NOT NULL,
                     PRIMARY KEY (app_bundle_id, experiment_id, app_user_id)
+                ) WITHOUT ROWID;
+                """)
+    }
+
+    /// The retention rules operators define per app and the choice each user holds
+    /// (``PerennialStorage/RetentionRuleStore``), both as JSON: the rules are read whole by every
+    /// apply of the app, a choice by its user's applies and offerings requests.
+    private static func addRetentionRules(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE retention_rules (
+                    app_bundle_id TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    record TEXT NOT NULL,
+                    PRIMARY KEY (app_bundle_id, id)
+                ) WITHOUT ROWID;
+                CREATE TABLE retention_choices (
+                    app_bundle_id TEXT NOT NULL,
+                    app_user_id TEXT NOT NULL,
+                    record TEXT NOT NULL,
+                    PRIMARY KEY (app_bundle_id, app_user_id)
                 ) WITHOUT ROWID;
                 """)
     }

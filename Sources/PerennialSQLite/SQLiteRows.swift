@@ -35,8 +35,10 @@ enum SQLiteRows {
         for user in users {
             let records = try records(ownedBy: user, appBundleID: evidence.appBundleID, db)
             snapshot.users[user] = StorageSnapshot.User(
-                records: records, view: try view(of: user, appBundleID: evidence.appBundleID, records: records, db))
+                records: records, view: try view(of: user, appBundleID: evidence.appBundleID, records: records, db),
+                retentionChoice: try SQLiteStorage.retentionChoice(of: user, appBundleID: evidence.appBundleID, db))
         }
+        snapshot.retentionRules = try SQLiteStorage.retentionRules(appBundleID: evidence.appBundleID, db)
         let (held, unread) = snapshot.recordsHeldByOwners(of: evidence.originalTransactionIDs)
         snapshot.records = try records(of: unread, db).merging(held)
         return snapshot
@@ -139,6 +141,9 @@ enum SQLiteRows {
         }
         for (user, view) in plan.views.sorted(by: { $0.key < $1.key }) { try store(view, of: user, appBundleID: app, db) }
         for event in plan.outbox { try insert(event, now: now, db) }
+        for (user, choice) in plan.retentionChoices.sorted(by: { $0.key < $1.key }) {
+            try SQLiteStorage.store(choice, of: user, appBundleID: app, db)
+        }
         let receiptEvidenceID: Int64? = plan.evidence.kind == .receipt ? evidenceID : nil
         for check in plan.checks {
             try db.cachedStatement(

@@ -30,7 +30,7 @@ extension SQLiteStorage {
             let purchases = try String.fetchAll(
                 db, sql: "SELECT original_transaction_id FROM bindings WHERE app_user_id = ? AND app_bundle_id = ? ORDER BY 1", arguments: arguments)
             var deleted = 0
-            for table in ["bindings", "app_users", "subscriber_views", "entitlement_grants", "app_transactions", "consumption_reports", "outbox"] {
+            for table in ["bindings", "app_users", "subscriber_views", "entitlement_grants", "app_transactions", "consumption_reports", "retention_choices", "outbox"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE app_user_id = ? AND app_bundle_id = ?", arguments: arguments)
                 deleted += db.changesCount
             }

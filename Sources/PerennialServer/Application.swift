@@ -26,6 +26,7 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<PerennialReq
     WebhookEndpointRoutes(dependencies: dependencies).add(to: router)
     OfferingRoutes(dependencies: dependencies).add(to: router)
     ExperimentRoutes(dependencies: dependencies).add(to: router)
+    RetentionRuleRoutes(dependencies: dependencies).add(to: router)
     SupportRoutes(dependencies: dependencies).add(to: router)
     PrivacyRoutes(dependencies: dependencies).add(to: router)
     GrantRoutes(dependencies: dependencies).add(to: router)

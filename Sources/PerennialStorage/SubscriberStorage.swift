@@ -12,7 +12,8 @@ import PerennialCore
 /// analytics counters (``AnalyticsStorage``), the refund requests (``ConsumptionStore``) and the
 /// dashboard's sessions (``DashboardSessionStore``), the leased jobs (``JobStore``), what names a
 /// user (``PersonalDataStore``), the imports from a previous backend (``ImportJobStore``) and the
-/// offerings apps sell (``OfferingStore``) and the experiments between them (``ExperimentStore``);
+/// offerings apps sell (``OfferingStore``), the experiments between them (``ExperimentStore``) and
+/// the retention rules with the choices they made (``RetentionRuleStore``);
 /// declared here is only what keeps the database itself (migrations, readiness). A service is
 /// handed the capabilities it uses; `perennial serve` hands the whole storage to the pipeline,
 /// which writes across them in one transaction. The decisions of an apply live in
@@ -21,7 +22,7 @@ import PerennialCore
 public protocol SubscriberStorage:
     SubscriberRecordStore, AuditTrail, WebhookOutbox, WebhookEndpointStore, ReconciliationSchedule, EntitlementGrantStore, AppTransactionStore,
     AnalyticsStorage, ConsumptionStore, DashboardSessionStore, JobStore, PersonalDataStore, ImportJobStore,
-    OfferingStore, ExperimentStore
+    OfferingStore, ExperimentStore, RetentionRuleStore
 {
     /// Brings the schema to the newest version; safe to run at every start, and twice, and from
     /// two processes at once. Refuses, changing nothing, a database a newer Perennial migrated

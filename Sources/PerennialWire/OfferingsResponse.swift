@@ -8,15 +8,19 @@ public struct OfferingsResponse: Codable, Equatable, Sendable {
     /// Set when a running experiment chose `current`: the app reports the exposure with it when
     /// it shows the paywall. Absent otherwise, and from servers older than experiments.
     public var experiment: OfferingsExperiment?
+    /// Set while a retention rule's choice holds for the user: it replaced `current` when it names
+    /// an offering. Absent otherwise, and from servers older than retention rules.
+    public var retention: OfferingsRetention?
 
-    public init(current: Offering?, offerings: [Offering], experiment: OfferingsExperiment? = nil) {
+    public init(current: Offering?, offerings: [Offering], experiment: OfferingsExperiment? = nil, retention: OfferingsRetention? = nil) {
         self.current = current
         self.offerings = offerings
         self.experiment = experiment
+        self.retention = retention
     }
 
     private enum CodingKeys: String, CodingKey {
-        case current, offerings, experiment
+        case current, offerings, experiment, retention
     }
 
     /// Writes `current` even when it is null: the spec requires the key, so a reader can tell
@@ -26,5 +30,6 @@ public struct OfferingsResponse: Codable, Equatable, Sendable {
         try container.encode(current, forKey: .current)
         try container.encode(offerings, forKey: .offerings)
         try container.encodeIfPresent(experiment, forKey: .experiment)
+        try container.encodeIfPresent(retention, forKey: .retention)
     }
 }

@@ -49,6 +49,25 @@ import Testing
         #expect(!again.isCached && again.fetchedAt == fresh.fetchedAt.addingTimeInterval(3_600))
     }
 
+    @Test func aRetentionRulesChoiceIsExposedAndCachedWithTheOfferings() async throws {
+        let app = SDKFixture()
+        let choice = OfferingsRetention(
+            ruleId: "keep", offeringId: "for-alice", offer: OfferingsRetention.Offer(type: .winBack, productId: "pro.monthly", offerId: "wb1"),
+            validUntil: app.clock.clock.now().addingTimeInterval(7 * 86_400))
+        await app.server.retain(with: choice)
+        let fresh = try await app.launch(configuration(app)).offerings()
+        #expect(fresh.retention == choice && fresh.retention?.offer?.type == .winBack)
+
+        await app.server.setUp(false)
+        let cached = try await app.launch(configuration(app)).offerings()
+        #expect(cached.isCached && cached.retention == choice)
+
+        // The server stops answering it (auto-renew is back on): so does the SDK.
+        await app.server.setUp(true)
+        await app.server.retain(with: nil)
+        #expect(try await app.launch(configuration(app)).offerings().retention == nil)
+    }
+
     @Test func anotherUsersCachedAnswerIsNeverReturned() async throws {
         let app = SDKFixture()
         let sdk = app.launch(configuration(app))

@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import NIOHTTP1
 import PerennialLiveHarness
 import PerennialServer
@@ -14,15 +13,7 @@ struct GrantLiveTests {
     static let secret = "whsec_grant_test"
 
     @Test func aGrantIsSeenByTheAppRevokedAndToldToWebhooks() async throws {
-        let recorder = WebhookRecorder(secret: Self.secret, delay: .zero)
-        try await recorder.application().test(.live) { client in
-            let port = try #require(client.port)
-            let hooks = try #require(URL(string: "http://127.0.0.1:\(port)/hooks"))
-            let system = try await LiveSystem.start(
-                reconciliation: nil, webhooks: [WebhookEndpoint(url: hooks, secret: SecretValue(Self.secret))],
-                webhookDelivery: WebhookDeliveryOptions(owner: "grant-test", pollInterval: .milliseconds(100)))
-            try await system.stopping { try await Self.run($0, recorder: recorder) }
-        }
+        try await LiveSystem.recordingWebhooks(secret: Self.secret, owner: "grant-test") { try await Self.run($0, recorder: $1) }
     }
 
     private static func run(_ system: LiveSystem, recorder: WebhookRecorder) async throws {

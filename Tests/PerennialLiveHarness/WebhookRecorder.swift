@@ -12,6 +12,8 @@ public actor WebhookRecorder {
     /// One request as the receiver saw it.
     public struct Delivery: Sendable {
         public let eventID: String
+        /// The body's `type` (an event kind, `retentionRuleTriggered`, …).
+        public let type: String
         public let appUserID: String
         public let transactionID: String?
         public let signatureIsValid: Bool
@@ -24,6 +26,7 @@ public actor WebhookRecorder {
         }
 
         let id: String
+        let type: String
         let appUserId: String
         let event: Event
     }
@@ -93,7 +96,7 @@ public actor WebhookRecorder {
             valid = (try? parsed.verify(body: bytes, secret: secret, now: Date())) != nil
         }
         deliveries.append(
-            Delivery(eventID: body.id, appUserID: body.appUserId, transactionID: body.event.transactionID, signatureIsValid: valid))
+            Delivery(eventID: body.id, type: body.type, appUserID: body.appUserId, transactionID: body.event.transactionID, signatureIsValid: valid))
         inFlight.insert(body.id)
         return body.id
     }

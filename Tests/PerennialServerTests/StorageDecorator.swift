@@ -208,6 +208,26 @@ extension StorageDecorator {
         try await intercept(#function)
         return try await base.exposures(experimentID: experimentID, appBundleID: appBundleID)
     }
+    func addRetentionRule(_ rule: RetentionRule, limit: Int) async throws(StorageError) -> RetentionRuleWrite {
+        try await intercept(#function)
+        return try await base.addRetentionRule(rule, limit: limit)
+    }
+    func replaceRetentionRule(_ rule: RetentionRule) async throws(StorageError) -> RetentionRuleWrite {
+        try await intercept(#function)
+        return try await base.replaceRetentionRule(rule)
+    }
+    func removeRetentionRule(id: String, appBundleID: String) async throws(StorageError) -> RetentionRule? {
+        try await intercept(#function)
+        return try await base.removeRetentionRule(id: id, appBundleID: appBundleID)
+    }
+    func retentionRules(appBundleID: String) async throws(StorageError) -> [RetentionRule] {
+        try await intercept(#function)
+        return try await base.retentionRules(appBundleID: appBundleID)
+    }
+    func retentionChoice(of user: AppUserID, appBundleID: String) async throws(StorageError) -> RetentionRuleChoice? {
+        try await intercept(#function)
+        return try await base.retentionChoice(of: user, appBundleID: appBundleID)
+    }
     func releasePurchase(
         _ originalTransactionID: String, appBundleID: String, with applier: EvidenceApplier, action: AdminAction, now: Date
     ) async throws(StorageError) -> PurchaseRelease? {

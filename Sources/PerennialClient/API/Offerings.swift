@@ -17,6 +17,20 @@ public struct Offerings: Sendable, Equatable {
     /// The running experiment and variant that chose ``current``; nil when none did. Report the
     /// paywall with ``Perennial/recordPaywallShown(_:)`` so the experiment's results count it.
     public let experiment: OfferingsExperiment?
+    /// A retention rule's choice for this user (docs/retention-rules.md): ``current`` is its
+    /// offering when it names one, and its offer is what to present with StoreKit; nil when no
+    /// rule's choice holds.
+    public let retention: OfferingsRetention?
+
+    /// The server's `response`, as the app sees it.
+    init(_ response: OfferingsResponse, fetchedAt: Date, isCached: Bool) {
+        current = response.current
+        all = response.offerings
+        self.fetchedAt = fetchedAt
+        self.isCached = isCached
+        experiment = response.experiment
+        retention = response.retention
+    }
 
     /// The offering named `id`, to show a specific paywall (an upgrade screen) whatever the
     /// current one is.

@@ -20,14 +20,12 @@ actor OfferingsCache {
             // A failed write only costs the offline answer after a relaunch.
             try? persistence.save(data)
         }
-        return Offerings(current: response.current, all: response.offerings, fetchedAt: now, isCached: false, experiment: response.experiment)
+        return Offerings(response, fetchedAt: now, isCached: false)
     }
 
     /// The last answer about `appUserID`, marked as cached; nil when there is none for them.
     func answer(for appUserID: String) -> Offerings? {
         guard let cached, cached.appUserID == appUserID else { return nil }
-        return Offerings(
-            current: cached.response.current, all: cached.response.offerings, fetchedAt: cached.fetchedAt, isCached: true,
-            experiment: cached.response.experiment)
+        return Offerings(cached.response, fetchedAt: cached.fetchedAt, isCached: true)
     }
 }

@@ -12,7 +12,7 @@ enum ExperimentActions {
         _ request: ExperimentRequest, id: String, app: AppContext, offerings: [OfferingDefinition], limits: ServerLimits, at now: Date,
         by key: ActingKey
     ) throws(ExperimentError) -> ExperimentDefinition {
-        guard isName(id) else { throw .invalidID(id) }
+        guard OfferingActions.isName(id) else { throw .invalidID(id) }
         guard (1...200).contains(request.name.count) else { throw .invalidName }
         let variants = try variants(request.variants, offerings: Set(offerings.map(\.id)), limit: limits.maxExperimentVariants, appID: app.id)
         let audience: OfferingTargeting
@@ -31,7 +31,7 @@ enum ExperimentActions {
     static func variants(_ requests: [ExperimentVariantRequest], offerings: Set<String>, limit: Int, appID: String) throws(ExperimentError) -> [ExperimentVariant] {
         guard requests.count >= 2 else { throw .tooFewVariants }
         guard requests.count <= limit else { throw .tooManyVariants(count: requests.count, limit: limit) }
-        if let invalid = requests.first(where: { !isName($0.id) }) { throw .invalidVariantID(invalid.id) }
+        if let invalid = requests.first(where: { !OfferingActions.isName($0.id) }) { throw .invalidVariantID(invalid.id) }
         var seen: Set<String> = []
         let repeated = requests.map(\.id).filter { !seen.insert($0).inserted }
         guard repeated.isEmpty else { throw .duplicateVariants(Array(Set(repeated)).sorted()) }
@@ -70,10 +70,6 @@ enum ExperimentActions {
         logger.info(
             "admin action: \(message)",
             metadata: ["admin": "\(key.name)", "app": "\(app.id)", "experiment": "\(experiment.id)", "state": "\(experiment.state.rawValue)"])
-    }
-
-    private static func isName(_ id: String) -> Bool {
-        (1...OfferingError.maximumIDLength).contains(id.count) && id.allSatisfy(OfferingActions.isNameCharacter)
     }
 }
 

@@ -13,7 +13,7 @@ enum OfferingActions {
     static func definition(
         _ request: OfferingRequest, id: String, app: AppContext, limits: ServerLimits, at now: Date, by key: ActingKey
     ) throws(OfferingError) -> OfferingDefinition {
-        guard (1...OfferingError.maximumIDLength).contains(id.count), id.allSatisfy(isNameCharacter) else { throw .invalidID(id) }
+        guard isName(id) else { throw .invalidID(id) }
         return OfferingDefinition(
             id: id, appBundleID: app.bundleID, productIDs: try products(request.products, app: app),
             metadata: try metadata(request.metadata ?? [:], limit: limits.maxOfferingMetadataBytes),
@@ -98,8 +98,13 @@ enum OfferingActions {
         return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
     }
 
-    /// The characters of an operator-chosen id that is also a path segment (offerings, experiments, variants).
-    static func isNameCharacter(_ character: Character) -> Bool {
+    /// Whether `id` may be an operator-chosen id that is also a path segment (offerings,
+    /// experiments, variants, retention rules).
+    static func isName(_ id: String) -> Bool {
+        (1...OfferingError.maximumIDLength).contains(id.count) && id.allSatisfy(isNameCharacter)
+    }
+
+    private static func isNameCharacter(_ character: Character) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || character == "." || character == "_" || character == "-")
     }
 

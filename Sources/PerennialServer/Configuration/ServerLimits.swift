@@ -39,6 +39,12 @@ public struct ServerLimits: Sendable, Equatable {
     /// The most exposed users an experiment's results read (each user's records are read in
     /// full): beyond it the results are refused rather than hold a request for minutes.
     public var maxExperimentResultUsers: Int
+    /// The most retention rules of one app (docs/retention-rules.md): every apply of the app reads
+    /// them all, inside its transaction.
+    public var maxRetentionRules: Int
+    /// The longest a retention rule's choice may be answered, in days: an offer kept for a
+    /// customer long after they left is no longer an answer to their leaving.
+    public var maxRetentionValidDays: Int
     /// Requests per second one address may make to the public client routes (`/v1/subscribers`),
     /// with bursts of ``clientBurst``.
     public var clientRequestsPerSecondPerAddress: Double
@@ -62,7 +68,7 @@ public struct ServerLimits: Sendable, Equatable {
         maxBodyBytes: Int = 4 * 1024 * 1024, maxFormBytes: Int = 16 * 1024, maxOfferingMetadataBytes: Int = 64 * 1024, clientRequestsPerSecondPerAddress: Double = 30,
         clientRequestsPerSecondPerKey: Double = 5_000, clientBurst: Double = 60, failuresBeforeBackoff: Int = 5,
         maxFailureBackoff: TimeAmount = .seconds(300), trustForwardedFor: Bool = false, maxExperimentVariants: Int = 10,
-        maxExperimentResultUsers: Int = 100_000
+        maxExperimentResultUsers: Int = 100_000, maxRetentionRules: Int = 50, maxRetentionValidDays: Int = 365
     ) {
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
@@ -81,6 +87,8 @@ public struct ServerLimits: Sendable, Equatable {
         self.trustForwardedFor = trustForwardedFor
         self.maxExperimentVariants = maxExperimentVariants
         self.maxExperimentResultUsers = maxExperimentResultUsers
+        self.maxRetentionRules = maxRetentionRules
+        self.maxRetentionValidDays = maxRetentionValidDays
     }
 
     /// The connection cap for a process allowed `openFiles` descriptors: ``maxConnections``, or
@@ -96,6 +104,7 @@ extension ServerLimits: Decodable {
         case headerTimeoutSeconds, bodyTimeoutSeconds, idleTimeoutSeconds, lingerSeconds, maxConnections, reservedFileDescriptors
         case maxBodyBytes, maxFormBytes, maxOfferingMetadataBytes, clientRequestsPerSecondPerAddress, clientRequestsPerSecondPerKey, clientBurst
         case failuresBeforeBackoff, maxFailureBackoffSeconds, trustForwardedFor, maxExperimentVariants, maxExperimentResultUsers
+        case maxRetentionRules, maxRetentionValidDays
     }
 
     public init(from decoder: any Decoder) throws {
@@ -133,6 +142,8 @@ extension ServerLimits: Decodable {
         try count(.failuresBeforeBackoff, &limits.failuresBeforeBackoff)
         try count(.maxExperimentVariants, &limits.maxExperimentVariants)
         try count(.maxExperimentResultUsers, &limits.maxExperimentResultUsers)
+        try count(.maxRetentionRules, &limits.maxRetentionRules)
+        try count(.maxRetentionValidDays, &limits.maxRetentionValidDays)
         limits.clientRequestsPerSecondPerAddress = try positive(.clientRequestsPerSecondPerAddress) ?? limits.clientRequestsPerSecondPerAddress
         limits.clientRequestsPerSecondPerKey = try positive(.clientRequestsPerSecondPerKey) ?? limits.clientRequestsPerSecondPerKey
         limits.clientBurst = try positive(.clientBurst) ?? limits.clientBurst

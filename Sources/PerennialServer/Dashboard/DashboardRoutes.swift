@@ -56,6 +56,15 @@ struct DashboardRoutes: Sendable {
         full.post("apps/:appId/offerings/:offeringId/delete") { request, context in
             try await page(context) { session in try await removeOffering(request, context: context, session: session) }
         }
+        pages.get("apps/:appId/retention-rules") { request, context in
+            try await page(context) { session in try await retentionRules(request, context: context, session: session).response }
+        }
+        full.post("apps/:appId/retention-rules") { request, context in
+            try await page(context) { session in try await saveRetentionRule(request, context: context, session: session) }
+        }
+        full.post("apps/:appId/retention-rules/:ruleId/delete") { request, context in
+            try await page(context) { session in try await removeRetentionRule(request, context: context, session: session) }
+        }
         pages.get("apps/:appId/experiments") { _, context in
             try await page(context) { session in try await experiments(context, session: session).response }
         }
@@ -213,9 +222,12 @@ struct DashboardRoutes: Sendable {
     private func subscriber(_ context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
         let app = try pathApp(context)
         let user = try PathUser.from(context)
-        let answer = try await dependencies.pipeline(for: app).answer(for: user, now: dependencies.clock.now)
+        let now = dependencies.clock.now
+        let answer = try await dependencies.pipeline(for: app).answer(for: user, now: now)
         let timeline = try await TimelineResponse.read(of: user, appBundleID: app.bundleID, from: dependencies.storage)
-        let page = await SubscriberPage.make(appID: app.id, answer: answer, timeline: timeline)
+        let view = try await dependencies.pipeline(for: app).view(of: user, now: now)
+        let retention = try await dependencies.retentionChoice(of: user, app: app, view: view)
+        let page = await SubscriberPage.make(appID: app.id, answer: answer, timeline: timeline, retention: retention)
         let controls = SubscriberPage.Controls(
             csrfToken: session.csrfToken, canSupport: session.scope >= .support, canAskApple: app.serverAPI != nil,
             entitlementIDs: app.engine.catalog.entitlements.map(\.id))
@@ -273,6 +285,38 @@ struct DashboardRoutes: Sendable {
         let app = try pathApp(context)
         _ = try await dependencies.perform(RemoveOffering(offeringID: context.parameters.get("offeringId") ?? "", app: app), by: session.actingKey)
         return Response.redirect(to: Self.offeringsPath(app: app.id), type: .normal)
+    }
+
+    /// The app's retention rules and the form adding one, or replacing the one `?edit=` names.
+    private func retentionRules(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
+        let app = try pathApp(context)
+        let rules = try await dependencies.storage.retentionRules(appBundleID: app.bundleID)
+        let editing = try Self.queryFields(of: request)["edit"].map { id throws(RetentionRuleError) in
+            guard let rule = rules.first(where: { $0.id == id }) else { throw .noSuchRule(id, app: app.id) }
+            return rule
+        }
+        let offerings = try await dependencies.storage.offerings(appBundleID: app.bundleID).map(\.id)
+        return RetentionRulesPage.make(rules, offeringIDs: offerings, editing: editing, appID: app.id, session: session)
+    }
+
+    /// Adds the form's rule, or replaces the one it edits, as the admin API does.
+    private func saveRetentionRule(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        let fields = try await form(request, as: RetentionRulesPage.Form.self)
+        let app = try pathApp(context)
+        let body = try fields.request()
+        if let replacing = fields.replacing {
+            _ = try await dependencies.perform(ReplaceRetentionRule(ruleID: replacing, request: body, app: app), by: session.actingKey)
+        } else {
+            _ = try await dependencies.perform(AddRetentionRule(request: body, app: app), by: session.actingKey)
+        }
+        return Response.redirect(to: Self.retentionRulesPath(app: app.id), type: .normal)
+    }
+
+    private func removeRetentionRule(_ request: Request, context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> Response {
+        _ = try await form(request, as: NoFields.self)
+        let app = try pathApp(context)
+        _ = try await dependencies.perform(RemoveRetentionRule(ruleID: context.parameters.get("ruleId") ?? "", app: app), by: session.actingKey)
+        return Response.redirect(to: Self.retentionRulesPath(app: app.id), type: .normal)
     }
 
     private func experiments(_ context: PerennialRequestContext, session: DashboardSessions.Session) async throws -> DashboardPage {
@@ -461,6 +505,11 @@ struct DashboardRoutes: Sendable {
     /// `/dashboard/apps/{app}/offerings`.
     static func offeringsPath(app: String) -> String {
         "/dashboard/apps/\(segment(app))/offerings"
+    }
+
+    /// `/dashboard/apps/{app}/retention-rules`.
+    static func retentionRulesPath(app: String) -> String {
+        "/dashboard/apps/\(segment(app))/retention-rules"
     }
 
     /// `/dashboard/apps/{app}/experiments`.

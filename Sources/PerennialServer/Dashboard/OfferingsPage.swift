@@ -28,12 +28,9 @@ enum OfferingsPage {
 
         /// The admin API's body this form says, or why it cannot be one.
         func request() throws(APIError) -> OfferingRequest {
-            let priority = try Self.trimmed(priority).map { text throws(APIError) in
-                guard let number = Int(text) else { throw APIError.malformed("priority must be a whole number (got '\(text.prefix(40))')") }
-                return number
-            }
+            let priority = try FormFields.integer(priority, named: "priority")
             var metadataObject: [String: OpaqueJSON]?
-            if let text = Self.trimmed(metadata) {
+            if let text = FormFields.trimmed(metadata) {
                 do {
                     metadataObject = try JSONDecoder().decode([String: OpaqueJSON].self, from: Data(text.utf8))
                 } catch {
@@ -41,22 +38,13 @@ enum OfferingsPage {
                 }
             }
             let audiences = [("new", audienceNew), ("lapsed", audienceLapsed), ("active", audienceActive)].filter { $0.1 != nil }.map(\.0)
-            let storefrontCodes = Self.list(storefronts)
+            let storefrontCodes = FormFields.list(storefronts)
             let targeting = OfferingTargetingRequest(
-                storefronts: storefrontCodes.isEmpty ? nil : storefrontCodes, minimumAppVersion: Self.trimmed(minimumAppVersion),
-                maximumAppVersion: Self.trimmed(maximumAppVersion), audiences: audiences.isEmpty ? nil : audiences)
+                storefronts: storefrontCodes.isEmpty ? nil : storefrontCodes, minimumAppVersion: FormFields.trimmed(minimumAppVersion),
+                maximumAppVersion: FormFields.trimmed(maximumAppVersion), audiences: audiences.isEmpty ? nil : audiences)
             return OfferingRequest(
-                id: Self.trimmed(replacing) ?? Self.trimmed(id), products: Self.list(products), metadata: metadataObject, targeting: targeting,
+                id: FormFields.trimmed(replacing) ?? FormFields.trimmed(id), products: FormFields.list(products), metadata: metadataObject, targeting: targeting,
                 priority: priority, isDefault: isDefault != nil)
-        }
-
-        private static func trimmed(_ text: String?) -> String? {
-            guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
-            return text
-        }
-
-        private static func list(_ text: String?) -> [String] {
-            (text ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
         }
     }
 

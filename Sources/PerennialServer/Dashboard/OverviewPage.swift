@@ -85,7 +85,8 @@ struct OverviewPage: Sendable {
             <h2>Refund requests</h2>\(refunds)
             <h2>Imports</h2><p><a href="\(DashboardRoutes.importsPath(app: query.appID))">Imports of \(query.appID)</a> from a previous backend, \
             with their progress and reports.</p>
-            <h2>Offerings</h2><p><a href="\(DashboardRoutes.offeringsPath(app: query.appID))">Offerings of \(query.appID)</a>: what the app sells, changed without a release.</p>
+            <h2>Offerings</h2><p><a href="\(DashboardRoutes.offeringsPath(app: query.appID))">Offerings of \(query.appID)</a>: what the app sells, changed without a release; \
+            <a href="\(DashboardRoutes.retentionRulesPath(app: query.appID))">retention rules</a>: what customers about to leave are offered.</p>
             """
     }
 

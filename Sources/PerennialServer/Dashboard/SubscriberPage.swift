@@ -1,5 +1,6 @@
 import PerennialWire
 import Foundation
+import PerennialCore
 import PerennialStorage
 
 /// One subscriber of one app: the state the server answers the app with (entitlements,
@@ -13,6 +14,8 @@ struct SubscriberPage: Sendable {
     let evidence: [Int64: EvidenceDisplay]
     /// Older entries left out (``timelineLimit``).
     let hiddenEntries: Int
+    /// The retention rule's choice the app is answered now, if one holds.
+    let retention: RetentionRuleChoice?
 
     /// The most timeline entries a page shows, newest first: a long-lived subscriber has
     /// hundreds, and each shows its evidence decoded. The admin API's timeline has them all.
@@ -20,7 +23,9 @@ struct SubscriberPage: Sendable {
 
     /// Gathers what the page shows: the newest entries of `timeline`, their evidence decoded once
     /// per piece.
-    static func make(appID: String, answer: SubscriberResponse, timeline: TimelineResponse) async -> SubscriberPage {
+    static func make(
+        appID: String, answer: SubscriberResponse, timeline: TimelineResponse, retention: RetentionRuleChoice? = nil
+    ) async -> SubscriberPage {
         var timeline = timeline
         let hidden = max(timeline.entries.count - timelineLimit, 0)
         timeline.entries.removeFirst(hidden)
@@ -29,7 +34,7 @@ struct SubscriberPage: Sendable {
             guard let stored = entry.evidence, evidence[stored.id] == nil else { continue }
             evidence[stored.id] = await EvidenceDisplay(raw: Data(base64Encoded: stored.rawBase64) ?? Data())
         }
-        return SubscriberPage(appID: appID, answer: answer, timeline: timeline, evidence: evidence, hiddenEntries: hidden)
+        return SubscriberPage(appID: appID, answer: answer, timeline: timeline, evidence: evidence, hiddenEntries: hidden, retention: retention)
     }
 
     /// What the signed-in operator may do on the page: the forms carry the session's CSRF token,
@@ -67,10 +72,21 @@ struct SubscriberPage: Sendable {
             <p class="muted">App \(appID) · as the server answers at \(DashboardFormat.instant(answer.serverTime))</p>\(refresh)
             <h2>Entitlements</h2>\(entitlements)
             <h2>Grants</h2>\(grants(controls))
+            <h2>Retention offer</h2>\(retentionChoice)
             <h2>Subscriptions</h2>\(subscriptions(controls))
             <h2>Purchases</h2>\(purchases(controls))
             <h2>Evidence timeline</h2>\(timelineList)
             <h2>Personal data</h2>\(personalData(controls))
+            """
+    }
+
+    /// What a retention rule chose for the user's next launch (docs/retention-rules.md).
+    private var retentionChoice: HTML {
+        guard let choice = retention else { return "<p class=\"muted\">No retention rule's choice holds for this user.</p>" }
+        return """
+            <p id="retention-choice">Rule <a href="\(DashboardRoutes.retentionRulesPath(app: appID))?edit=\(choice.ruleID)">\(choice.ruleID)</a> \
+            chose \(RetentionRulesPage.chosen(choice.offeringID, choice.offer)) when \(choice.trigger.rawValue) happened to \(choice.originalTransactionID) \
+            on \(DashboardFormat.instant(choice.triggeredAt)); answered until \(DashboardFormat.instant(choice.validUntil)).</p>
             """
     }
 

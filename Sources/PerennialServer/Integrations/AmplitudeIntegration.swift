@@ -21,6 +21,7 @@ struct AmplitudeIntegration: IntegrationAdapter {
         if let currency = event.price?.currency { properties["currency"] = currency }
         if let entitlement = event.entitlementID { properties["entitlement_id"] = entitlement }
         if let previous = event.movedFrom { properties["moved_from"] = previous }
+        properties.merge(event.retentionProperties) { _, retention in retention }
         var amplitude: [String: Any] = [
             "user_id": event.appUserID, "event_type": event.type, "insert_id": event.insertID,
             "time": Int64((event.occurredAt.timeIntervalSince1970 * 1000).rounded()), "event_properties": properties,

@@ -22,6 +22,8 @@ struct IntegrationEvent: Sendable {
     let entitlementID: String?
     /// The app user the purchase moved from, on the events that restate its history for its new owner.
     let movedFrom: String?
+    /// For a retention rule triggered: the rule, and what it chose.
+    let retentionChoice: RetentionRuleChoice?
 
     init(_ event: OutboundEvent) throws(Unreadable) {
         guard let entry = event.entry?.event else { throw Unreadable(description: "a test event is sent to webhook endpoints only") }
@@ -31,19 +33,32 @@ struct IntegrationEvent: Sendable {
         appUserID = entry.appUserID.rawValue
         appID = event.appID
         do {
-            if EntitlementGrant.EventKind(rawValue: entry.kind) != nil {
+            if entry.kind == RetentionRuleChoice.kind {
+                let choice = try JSONDecoder().decode(RetentionRuleChoice.self, from: entry.payload)
+                (productID, price, environment, entitlementID, movedFrom, retentionChoice) = (choice.productID, nil, nil, nil, nil, choice)
+            } else if EntitlementGrant.EventKind(rawValue: entry.kind) != nil {
                 let grant = try JSONDecoder().decode(EntitlementGrant.self, from: entry.payload)
-                (productID, price, environment, entitlementID, movedFrom) = (nil, nil, nil, grant.entitlementID, nil)
+                (productID, price, environment, entitlementID, movedFrom, retentionChoice) = (nil, nil, nil, grant.entitlementID, nil, nil)
             } else if OwnershipChange.Decision(rawValue: entry.kind) != nil || entry.kind == ConsentRescission.kind {
-                (productID, price, environment, entitlementID, movedFrom) = (nil, nil, nil, nil, nil)
+                (productID, price, environment, entitlementID, movedFrom, retentionChoice) = (nil, nil, nil, nil, nil, nil)
             } else {
                 let subscriber = try JSONDecoder().decode(SubscriberEvent.self, from: entry.payload)
-                (productID, price, environment, entitlementID, movedFrom) =
-                    (subscriber.productID, subscriber.price, subscriber.environment.rawValue, nil, subscriber.movedFrom)
+                (productID, price, environment, entitlementID, movedFrom, retentionChoice) =
+                    (subscriber.productID, subscriber.price, subscriber.environment.rawValue, nil, subscriber.movedFrom, nil)
             }
         } catch {
             throw Unreadable(description: "outbox event \(entry.eventID) cannot be read: \(error)")
         }
+    }
+
+    /// What a retention rule chose, as the analytics services' event properties, so their funnels
+    /// can follow a rule's customers from the offer to what they did next.
+    var retentionProperties: [String: String] {
+        guard let choice = retentionChoice else { return [:] }
+        var properties = ["retention_rule_id": choice.ruleID, "trigger_event_id": choice.triggerEventID]
+        if let offering = choice.offeringID { properties["offering_id"] = offering }
+        if let offer = choice.offer { properties["offer_type"] = offer.type.rawValue; properties["offer_id"] = offer.offerID }
+        return properties
     }
 
     /// The amount in the currency's units (4.99 for 4 990 milli-units).

@@ -26,6 +26,7 @@ enum IntegrationMessage {
         case "productChangeScheduled": "Plan change scheduled"
         case "productChangeCancelled": "Plan change cancelled"
         case "cancellation": "Turned off auto-renew"
+        case "retentionRuleTriggered": "Retention rule triggered"
         case "uncancellation": "Turned auto-renew back on"
         case "billingIssue": "Billing issue"
         case "gracePeriodStarted": "Billing grace period started"

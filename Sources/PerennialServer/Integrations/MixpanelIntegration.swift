@@ -24,6 +24,7 @@ struct MixpanelIntegration: IntegrationAdapter {
         if let environment = event.environment { properties["environment"] = environment }
         if let entitlement = event.entitlementID { properties["entitlement_id"] = entitlement }
         if let previous = event.movedFrom { properties["moved_from"] = previous }
+        properties.merge(event.retentionProperties) { _, retention in retention }
         if let price = event.price, let amount = event.amount {
             properties["price"] = amount
             properties["currency"] = price.currency

@@ -20,13 +20,17 @@ extension ClientRoutes {
             let assigned = experiments.lazy.compactMap { experiment in
                 ExperimentAssignment.variant(of: user.rawValue, in: experiment, context: offeringContext, subscriber: view).map { (experiment, $0) }
             }.first { _, variant in offerings.contains { $0.id == variant.offeringID } }
-            let current = assigned?.1.offeringID ?? OfferingChoice.current(among: offerings, in: offeringContext, subscriber: view)?.id
+            let retention = try await dependencies.retentionChoice(of: user, app: app, view: view)
+            // A retention rule's offering comes first: the user is about to leave, whatever the experiment.
+            let retained = retention?.offeringID.flatMap { id in offerings.first { $0.id == id }?.id }
+            let current = retained ?? assigned?.1.offeringID ?? OfferingChoice.current(among: offerings, in: offeringContext, subscriber: view)?.id
             // Each offering's metadata is read from its stored text once, the current one's too.
             let answered = offerings.map(Offering.init)
             return JSONResponse.make(
                 OfferingsResponse(
                     current: answered.first { $0.id == current }, offerings: answered,
-                    experiment: assigned.map { OfferingsExperiment(id: $0.id, variant: $1.id) }))
+                    experiment: retained == nil ? assigned.map { OfferingsExperiment(id: $0.id, variant: $1.id) } : nil,
+                    retention: retention.map { OfferingsRetention($0, offeringID: retained) }))
         }
     }
 

@@ -14,7 +14,7 @@ struct WebhookPayload<Event: Encodable & Sendable>: Encodable, Sendable {
     /// (`appUserId`, `id`).
     let id: String
     /// An event kind (`renewed`, `refunded`, …), an ownership decision, a grant's
-    /// (`entitlementGranted`, `grantRevoked`) or `consentRescinded`.
+    /// (`entitlementGranted`, `grantRevoked`), `consentRescinded` or `retentionRuleTriggered`.
     let type: String
     let occurredAt: Date
     let appUserId: String
@@ -73,6 +73,10 @@ enum WebhookBody {
             if draft.kind == ConsentRescission.kind {
                 let rescission = try JSONDecoder().decode(ConsentRescission.self, from: draft.payload)
                 return try WireJSON.encoder().encode(WebhookPayload<ConsentRescission>(draft: draft, appID: appID, event: rescission))
+            }
+            if draft.kind == RetentionRuleChoice.kind {
+                let choice = try JSONDecoder().decode(RetentionRuleChoice.self, from: draft.payload)
+                return try WireJSON.encoder().encode(WebhookPayload<RetentionRuleChoice>(draft: draft, appID: appID, event: choice))
             }
             if EntitlementGrant.EventKind(rawValue: draft.kind) != nil {
                 let grant = try JSONDecoder().decode(EntitlementGrant.self, from: draft.payload)

@@ -73,6 +73,7 @@ public struct EvidenceApplier: Sendable {
                 event.movedFrom = toldBefore[event.id]
                 plan.outbox.append(try OutboxEntry.Draft(event, of: user, appBundleID: evidence.appBundleID))
             }
+            try chooseRetention(for: user, before: before, events: events, view: view, rules: snapshot.retentionRules, now: now, into: &plan)
             if !owned.isEmpty {
                 plan.audit.append(
                     AuditEntry.Draft(
@@ -89,6 +90,25 @@ public struct EvidenceApplier: Sendable {
         scheduleChecks(touched, owners: owners, merged: merged, now: now, into: &plan)
         if maintainsAnalytics { countAnalytics(touched, stored: snapshot.records, merged: merged, now: now, into: &plan) }
         return plan
+    }
+
+    /// The user's retention choice after this apply (``PerennialCore/RetentionRuleEvaluation``):
+    /// written only when it changes, and told to webhooks when it is new. Its event id is the
+    /// rule's and the triggering event's, so a choice made again from the same event is not told
+    /// twice.
+    private func chooseRetention(
+        for user: AppUserID, before: StorageSnapshot.User, events: [SubscriberEvent], view: SubscriberView, rules: [RetentionRule], now: Date,
+        into plan: inout WritePlan
+    ) throws(StorageError) {
+        let current = before.retentionChoice
+        let next = RetentionRuleEvaluation.next(current: current, events: events, rules: rules, view: view, at: now)
+        guard next != current else { return }
+        plan.retentionChoices[user] = .some(next)
+        guard let next, next.eventID != current?.eventID else { return }
+        plan.outbox.append(
+            OutboxEntry.Draft(
+                eventID: next.eventID, appUserID: user, appBundleID: plan.evidence.appBundleID, kind: RetentionRuleChoice.kind,
+                occurredAt: next.triggeredAt, payload: try StorageJSON.encode(next, what: "retention choice \(next.eventID)")))
     }
 
     /// The events the previous owners of the purchases moving to `user` were already told, by id,

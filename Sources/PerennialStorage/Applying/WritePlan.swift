@@ -48,6 +48,8 @@ public struct WritePlan: Hashable, Sendable {
     /// How the touched subscriptions' analytics counters change (their new contribution minus
     /// their old one, see ``PerennialCore/SubscriptionFacts``), for the evidence's app.
     public var analytics: AnalyticsCounters
+    /// The users whose retention choice changes: the new choice, or nil to remove theirs.
+    public var retentionChoices: [AppUserID: RetentionRuleChoice?]
 
     public init(
         evidence: IncomingEvidence,
@@ -59,7 +61,8 @@ public struct WritePlan: Hashable, Sendable {
         audit: [AuditEntry.Draft] = [],
         ownershipChanges: [OwnershipChange] = [],
         checks: [Check] = [],
-        analytics: AnalyticsCounters = AnalyticsCounters()
+        analytics: AnalyticsCounters = AnalyticsCounters(),
+        retentionChoices: [AppUserID: RetentionRuleChoice?] = [:]
     ) {
         self.evidence = evidence
         self.transactions = transactions
@@ -71,5 +74,6 @@ public struct WritePlan: Hashable, Sendable {
         self.ownershipChanges = ownershipChanges
         self.checks = checks
         self.analytics = analytics
+        self.retentionChoices = retentionChoices
     }
 }

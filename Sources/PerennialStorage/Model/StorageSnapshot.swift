@@ -11,10 +11,13 @@ public struct StorageSnapshot: Hashable, Sendable {
         /// The view stored by the previous apply, its histories restored from `records`
         /// (``SubscriberView/storedForm``); nil for a user never computed.
         public var view: SubscriberView?
+        /// The retention choice stored for the user, whether or not it still applies.
+        public var retentionChoice: RetentionRuleChoice?
 
-        public init(records: RecordSet = RecordSet(), view: SubscriberView? = nil) {
+        public init(records: RecordSet = RecordSet(), view: SubscriberView? = nil, retentionChoice: RetentionRuleChoice? = nil) {
             self.records = records
             self.view = view
+            self.retentionChoice = retentionChoice
         }
     }
 
@@ -26,17 +29,21 @@ public struct StorageSnapshot: Hashable, Sendable {
     public var tokenOwners: [UUID: AppUserID]
     /// Every owner in `owners`, every user in `tokenOwners` and the presenter.
     public var users: [AppUserID: User]
+    /// The retention rules of the evidence's app (``PerennialCore/RetentionRule``).
+    public var retentionRules: [RetentionRule]
 
     public init(
         records: RecordSet = RecordSet(),
         owners: [String: AppUserID] = [:],
         tokenOwners: [UUID: AppUserID] = [:],
-        users: [AppUserID: User] = [:]
+        users: [AppUserID: User] = [:],
+        retentionRules: [RetentionRule] = []
     ) {
         self.records = records
         self.owners = owners
         self.tokenOwners = tokenOwners
         self.users = users
+        self.retentionRules = retentionRules
     }
 }
 

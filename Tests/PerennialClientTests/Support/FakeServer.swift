@@ -160,7 +160,14 @@ actor FakeServer: ServerAPI {
         let own = Offering(id: "for-\(appUserID)", products: ["pro.monthly"], metadata: ["en": .object(["title": .string("Hello \(appUserID)")])])
         return OfferingsResponse(
             current: own, offerings: [Offering(id: "default", products: ["pro.monthly"], isDefault: true), own],
-            experiment: runningExperiment.map { OfferingsExperiment(id: $0, variant: "b") })
+            experiment: runningExperiment.map { OfferingsExperiment(id: $0, variant: "b") }, retention: retention)
+    }
+
+    /// When set, every offerings answer carries this retention rule's choice.
+    private var retention: OfferingsRetention?
+
+    func retain(with choice: OfferingsRetention?) {
+        retention = choice
     }
 
     /// When set, every offerings answer comes from this experiment's variant b.
