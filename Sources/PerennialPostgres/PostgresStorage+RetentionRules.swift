@@ -82,16 +82,10 @@ extension PostgresRows {
         return rules
     }
 
-    /// The app's rules and the snapshot users' choices, in one round trip.
+    /// The app's rules and the snapshot users' choices, in one round trip of a prepared
+    /// statement: every apply asks it.
     func addRetention(to snapshot: inout StorageSnapshot, appBundleID: String) async throws {
-        let users = snapshot.users.keys.map(\.rawValue)
-        let found = try await connection.query(
-            """
-            SELECT 'rule', id, record FROM retention_rules WHERE app_bundle_id = \(appBundleID)
-            UNION ALL
-            SELECT 'choice', app_user_id, record FROM retention_choices WHERE app_bundle_id = \(appBundleID) AND app_user_id = ANY(\(users))
-            """, logger: logger)
-        for try await (kind, key, record) in found.decode((String, String, String).self) {
+        for (kind, key, record) in try await all(RetentionSnapshot(appBundleID: appBundleID, users: snapshot.users.keys.map(\.rawValue))) {
             if kind == "rule" {
                 snapshot.retentionRules.append(try StorageJSON.decode(RetentionRule.self, from: record, table: "retention_rules", key: key))
             } else {
@@ -100,6 +94,28 @@ extension PostgresRows {
             }
         }
         snapshot.retentionRules.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+    }
+
+    /// The rows of ``addRetention(to:appBundleID:)``: each a rule (by id) or a user's choice (by user).
+    struct RetentionSnapshot: PostgresPreparedStatement {
+        static let sql = """
+            SELECT 'rule', id, record FROM retention_rules WHERE app_bundle_id = $1
+            UNION ALL
+            SELECT 'choice', app_user_id, record FROM retention_choices WHERE app_bundle_id = $1 AND app_user_id = ANY($2)
+            """
+        let appBundleID: String
+        let users: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(appBundleID)
+            bindings.append(users)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (String, String, String) {
+            try row.decode((String, String, String).self)
+        }
     }
 
     /// Writes a plan's changes of users' choices; no round trip when there are none.
