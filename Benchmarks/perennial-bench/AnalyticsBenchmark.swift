@@ -37,7 +37,7 @@ enum AnalyticsBenchmark {
         let transactions = try generate(subscribers: subscribers, into: path, now: now)
         let generation = BenchmarkRow(
             name: "generate \(subscribers) subscribers, \(transactions) transactions", iterations: subscribers,
-            secondsTotal: seconds(since: generated), note: "bulk insert, not measured against a target")
+            secondsTotal: seconds(since: generated), note: "bulk insert, not measured against a target; peak memory so far \(peakMegabytes()) MB")
 
         // Rebuild: the counters from the records alone, beside reading the same rows bare.
         let facts = SubscriptionFacts(catalog: AnalyticsPopulation.catalog, now: now)

@@ -7,7 +7,7 @@ enum PostgresAnalyticsStatements {
     /// The change counters summed over every day before the range, then the range's rows; all of
     /// them as one row of arrays, column by column: PostgresNIO costs about 2 µs a row (a year by
     /// day is some 35,000 rows, 60–75 ms), an element of an array far less.
-    struct Counters: CounterRead {
+    struct Counters: PostgresPreparedStatement {
         static let sql = """
             SELECT array_agg(metric), array_agg(day), array_agg(segment), array_agg(currency), array_agg(value) FROM (
                 SELECT metric, $4::int4 - 1 AS day, segment, currency, SUM(value)::int8 AS value FROM analytics_counters
@@ -19,58 +19,33 @@ enum PostgresAnalyticsStatements {
             ) AS counters
             """
         let request: AnalyticsCounterRequest
-    }
 
-    /// ``Counters`` with every segment's rows summed into one (``PerennialStorage/AnalyticsCounterRequest/summingSegments``).
-    struct SummedCounters: CounterRead {
-        static let sql = """
-            SELECT array_agg(metric), array_agg(day), array_agg(''::text), array_agg(currency), array_agg(value) FROM (
-                SELECT metric, $4::int4 - 1 AS day, currency, SUM(value)::int8 AS value FROM analytics_counters
-                WHERE app_bundle_id = $1 AND environment = $2 AND dimension = $3 AND day < $4 AND (metric < 10 OR (metric >= 70 AND metric < 80)) AND $6
-                GROUP BY metric, currency
-                UNION ALL
-                SELECT metric, day, currency, SUM(value)::int8 FROM analytics_counters
-                WHERE app_bundle_id = $1 AND environment = $2 AND dimension = $3 AND day >= $4 AND day <= $5 AND value <> 0
-                GROUP BY metric, day, currency
-            ) AS counters
-            """
-        let request: AnalyticsCounterRequest
-    }
-}
-
-/// A read of counters: its bindings and its one row of arrays.
-protocol CounterRead: PostgresPreparedStatement where Row == [AnalyticsCounterRow] {
-    var request: AnalyticsCounterRequest { get }
-}
-
-extension CounterRead {
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 6)
-        bindings.append(request.appBundleID)
-        bindings.append(request.environment.rawValue)
-        bindings.append(Int32(request.dimension.rawValue))
-        bindings.append(Int32(request.fromDay))
-        bindings.append(Int32(request.throughDay))
-        bindings.append(request.summingEarlierChanges)
-        return bindings
-    }
-
-    /// Every counter row; none when the arrays are null (no row matched).
-    func decodeRow(_ row: PostgresRow) throws -> [AnalyticsCounterRow] {
-        let (metrics, days, segments, currencies, values) = try row.decode(([Int32]?, [Int32]?, [String]?, [String]?, [Int64]?).self)
-        guard let metrics, let days, let segments, let currencies, let values else { return [] }
-        guard days.count == metrics.count, segments.count == metrics.count, currencies.count == metrics.count, values.count == metrics.count else {
-            throw StorageError.corruptRow(table: "analytics_counters", key: request.appBundleID, reason: "the counters' columns differ in length")
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 6)
+            bindings.append(request.appBundleID)
+            bindings.append(request.environment.rawValue)
+            bindings.append(Int32(request.dimension.rawValue))
+            bindings.append(Int32(request.fromDay))
+            bindings.append(Int32(request.throughDay))
+            bindings.append(request.summingEarlierChanges)
+            return bindings
         }
-        return metrics.indices.map { index in
-            AnalyticsCounterRow(
-                metric: AnalyticsMetric(rawValue: Int(metrics[index])), day: Int(days[index]), segment: segments[index],
-                currency: currencies[index], value: values[index])
+
+        /// Every counter row; none when the arrays are null (no row matched).
+        func decodeRow(_ row: PostgresRow) throws -> [AnalyticsCounterRow] {
+            let (metrics, days, segments, currencies, values) = try row.decode(([Int32]?, [Int32]?, [String]?, [String]?, [Int64]?).self)
+            guard let metrics, let days, let segments, let currencies, let values else { return [] }
+            guard days.count == metrics.count, segments.count == metrics.count, currencies.count == metrics.count, values.count == metrics.count else {
+                throw StorageError.corruptRow(table: "analytics_counters", key: request.appBundleID, reason: "the counters' columns differ in length")
+            }
+            return metrics.indices.map { index in
+                AnalyticsCounterRow(
+                    metric: AnalyticsMetric(rawValue: Int(metrics[index])), day: Int(days[index]), segment: segments[index],
+                    currency: currencies[index], value: values[index])
+            }
         }
     }
-}
 
-extension PostgresAnalyticsStatements {
     /// A rebuild's batch of records: those of the purchases whose original transaction ids lie
     /// after `after`, up to `through`, as one row: each record's original transaction id, kind
     /// (0 a transaction, 1 a renewal info) and length in bytes, and all their JSON back to back in

@@ -5,9 +5,7 @@ import PostgresNIO
 extension PostgresStorage {
     public func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] {
         try await withRows("read analytics counters of \(request.appBundleID)") { rows in
-            request.summingSegments
-                ? try await rows.all(PostgresAnalyticsStatements.SummedCounters(request: request)).first ?? []
-                : try await rows.all(PostgresAnalyticsStatements.Counters(request: request)).first ?? []
+            try await rows.all(PostgresAnalyticsStatements.Counters(request: request)).first ?? []
         }
     }
 

@@ -8,15 +8,13 @@ extension SQLiteStorage {
     public func analyticsCounters(_ request: AnalyticsCounterRequest) async throws(StorageError) -> [AnalyticsCounterRow] {
         try await read("read analytics counters of \(request.appBundleID)") { db in
             let arguments: StatementArguments = [request.appBundleID, request.environment.rawValue, request.dimension.rawValue]
-            // Summing segments, every row's segment is "".
-            let segment = request.summingSegments ? "''" : "segment"
             var rows: [AnalyticsCounterRow] = []
             let before = !request.summingEarlierChanges ? nil : try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
-                        SELECT metric, \(segment), currency, SUM(value) FROM analytics_counters
+                        SELECT metric, segment, currency, SUM(value) FROM analytics_counters
                         WHERE app_bundle_id = ? AND environment = ? AND dimension = ? AND day < ? AND (metric < 10 OR (metric >= 70 AND metric < 80))
-                        GROUP BY metric, \(segment), currency
+                        GROUP BY metric, segment, currency
                         """), arguments: arguments + [request.fromDay])
             while let row = try before?.next() {
                 rows.append(
@@ -25,13 +23,7 @@ extension SQLiteStorage {
             }
             let inRange = try Row.fetchCursor(
                 db.cachedStatement(
-                    sql: request.summingSegments
-                        ? """
-                        SELECT metric, day, '', currency, SUM(value) FROM analytics_counters
-                        WHERE app_bundle_id = ? AND environment = ? AND dimension = ? AND day >= ? AND day <= ? AND value <> 0
-                        GROUP BY metric, day, currency
-                        """
-                        : """
+                    sql: """
                         SELECT metric, day, segment, currency, value FROM analytics_counters
                         WHERE app_bundle_id = ? AND environment = ? AND dimension = ? AND day >= ? AND day <= ? AND value <> 0
                         """), arguments: arguments + [request.fromDay, request.throughDay])
@@ -70,11 +62,10 @@ extension SQLiteStorage {
         }
         for row in rows { add(Place(metric: row.metric, day: row.day, segment: row.segment, currency: row.currency), row.value) }
         for row in pending.storedRows where row.environment == request.environment && row.dimension == request.dimension {
-            let segment = request.summingSegments ? "" : row.segment
             if row.day >= request.fromDay && row.day <= request.throughDay {
-                add(Place(metric: row.metric, day: row.day, segment: segment, currency: row.currency), row.value)
+                add(Place(metric: row.metric, day: row.day, segment: row.segment, currency: row.currency), row.value)
             } else if request.summingEarlierChanges && row.day < request.fromDay && row.metric.isChange {
-                add(Place(metric: row.metric, day: request.fromDay - 1, segment: segment, currency: row.currency), row.value)
+                add(Place(metric: row.metric, day: request.fromDay - 1, segment: row.segment, currency: row.currency), row.value)
             }
         }
         return order.map { AnalyticsCounterRow(metric: $0.metric, day: $0.day, segment: $0.segment, currency: $0.currency, value: sums[$0]!) }

@@ -15,7 +15,6 @@ public struct AnalyticsContract: Sendable {
         case commitmentCountersMatchTheirRebuild
         case offerCountersMatchTheirRebuild
         case definitionsAreRecorded
-        case segmentsAreSummedOnRequest
     }
 
     public let makeStorage: @Sendable () async throws -> any SubscriberStorage
@@ -33,7 +32,6 @@ public struct AnalyticsContract: Sendable {
         case .commitmentCountersMatchTheirRebuild: try await commitmentCountersMatchTheirRebuild()
         case .offerCountersMatchTheirRebuild: try await offerCountersMatchTheirRebuild()
         case .definitionsAreRecorded: try await definitionsAreRecorded()
-        case .segmentsAreSummedOnRequest: try await segmentsAreSummedOnRequest()
         }
     }
 
@@ -169,37 +167,6 @@ public struct AnalyticsContract: Sendable {
             let skipped = try await storage.rebuildAnalytics(apps: apps)
             #expect(skipped.subscriptions == 0 && skipped.rows == 0 && skipped.unknownApps == [P.bundleID: 7])
             #expect(try await allRows(storage) == kept)
-        }
-    }
-
-    /// A read summing segments gives, per metric, day and currency, the sum of the per-segment
-    /// rows (the population has two products and two storefronts), the earlier changes' row
-    /// included; with half the evidence left unfolded on SQLite, and all of it.
-    private func segmentsAreSummedOnRequest() async throws {
-        let storage = try await storage(applying: P.evidence)
-        struct Place: Hashable {
-            var metric: AnalyticsMetric
-            var day: Int
-            var currency: String
-        }
-        for dimension in AnalyticsDimension.allCases {
-            for fromDay in [P.day(2, 1), P.day(3, 10)] {
-                func read(summing: Bool) async throws -> [Place: Int64] {
-                    let rows = try await storage.analyticsCounters(
-                        AnalyticsCounterRequest(
-                            appBundleID: P.bundleID, environment: .production, dimension: dimension, fromDay: fromDay, throughDay: P.day(4, 30),
-                            summingSegments: summing))
-                    if summing { #expect(rows.allSatisfy { $0.segment.isEmpty }) }
-                    return rows.reduce(into: [:]) { $0[Place(metric: $1.metric, day: $1.day, currency: $1.currency), default: 0] += $1.value }
-                        .filter { $0.value != 0 }
-                }
-                let (summed, bySegment) = (try await read(summing: true), try await read(summing: false))
-                #expect(!summed.isEmpty && summed == bySegment)
-                // Active as March 10 begins: A (renewed March 8), B (yearly), F (resubscribed March 5)
-                // and G; not C (refunded March 1), D (in billing retry until 08:00), E (lapsed).
-                let active = summed.filter { $0.key.metric == .activeChange && $0.key.day < fromDay }.values.reduce(0, +)
-                #expect(fromDay != P.day(3, 10) || active == 4)
-            }
         }
     }
 

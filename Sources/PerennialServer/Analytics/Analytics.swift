@@ -51,20 +51,15 @@ public struct Analytics: Sendable {
         let firstCohort = UTCCalendar.monthStart(of: fromDay)
         let readFrom = min(previousFrom, firstCohort)
         let dimension: AnalyticsDimension = query.breakdown == .storefront || query.breakdown == .offerType || filter.needsCombined ? .combined : .product
-        // A filter reads the segments it keeps; with none, an overall report reads their sum.
-        let summingSegments = query.breakdown == .none && filter == AnalyticsFilter()
         var rows = try await storage.analyticsCounters(
-            AnalyticsCounterRequest(
-                appBundleID: app.bundleID, environment: query.environment, dimension: dimension, fromDay: readFrom, throughDay: throughDay,
-                summingSegments: summingSegments))
+            AnalyticsCounterRequest(appBundleID: app.bundleID, environment: query.environment, dimension: dimension, fromDay: readFrom, throughDay: throughDay))
         if throughDay == today {
             // Today's counters hold the whole day; what is foreseen for its hours still to come
             // (the current one included) is taken back out.
             let scheduled = try await storage.analyticsCounters(
                 AnalyticsCounterRequest(
                     appBundleID: app.bundleID, environment: query.environment, dimension: dimension, fromDay: AnalyticsCounters.hour(of: now),
-                    throughDay: AnalyticsCounters.hour(of: AnalyticsCounters.start(ofDay: today + 1)) - 1, summingEarlierChanges: false,
-                    summingSegments: summingSegments))
+                    throughDay: AnalyticsCounters.hour(of: AnalyticsCounters.start(ofDay: today + 1)) - 1, summingEarlierChanges: false))
             for row in scheduled {
                 guard let metric = row.metric.scheduledMetric else { continue }
                 rows.append(AnalyticsCounterRow(metric: metric, day: today, segment: row.segment, currency: row.currency, value: -row.value))
@@ -75,8 +70,13 @@ public struct Analytics: Sendable {
         var unconverted = Set<String>()
         var tallies: [String?: AnalyticsTally] = [:]
         var cohortCounts: [Int: [Int64]] = [:]
+        // An overall report of everything needs no row's place: no string is parsed or copied.
+        let placesRows = query.breakdown != .none || filter != AnalyticsFilter()
         for row in rows {
-            guard let place = Self.place(of: row, in: dimension), filter.contains(place) else { continue }
+            let place = placesRows ? Self.place(of: row, in: dimension) : nil
+            if placesRows {
+                guard let place, filter.contains(place) else { continue }
+            }
             var value = row.value
             if !row.currency.isEmpty {
                 guard let converted = settings.convert(value, from: row.currency) else {
@@ -94,7 +94,7 @@ public struct Analytics: Sendable {
                 continue
             }
             tallies[nil, default: AnalyticsTally(firstDay: readFrom - 1, lastDay: throughDay)].add(value, row.metric, day: row.day)
-            if query.breakdown != .none {
+            if query.breakdown != .none, let place {
                 let key = Self.key(of: place, breakdown: query.breakdown, catalog: app.catalog)
                 tallies[key, default: AnalyticsTally(firstDay: readFrom - 1, lastDay: throughDay)].add(value, row.metric, day: row.day)
             }

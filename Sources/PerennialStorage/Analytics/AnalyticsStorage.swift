@@ -47,13 +47,10 @@ public struct AnalyticsCounterRequest: Sendable, Hashable {
     /// before `fromDay` come first, summed into one row each on `fromDay - 1`: a report's levels
     /// need them; a read of scheduled counters, whose days are hours, does not.
     public var summingEarlierChanges: Bool
-    /// Whether the rows of every segment come summed into one, its segment "": all an overall
-    /// report needs, and a row per product fewer to send and decode.
-    public var summingSegments: Bool
 
     public init(
         appBundleID: String, environment: AppStoreEnvironment, dimension: AnalyticsDimension, fromDay: Int, throughDay: Int,
-        summingEarlierChanges: Bool = true, summingSegments: Bool = false
+        summingEarlierChanges: Bool = true
     ) {
         self.appBundleID = appBundleID
         self.environment = environment
@@ -61,7 +58,6 @@ public struct AnalyticsCounterRequest: Sendable, Hashable {
         self.fromDay = fromDay
         self.throughDay = throughDay
         self.summingEarlierChanges = summingEarlierChanges
-        self.summingSegments = summingSegments
     }
 }
 
