@@ -82,18 +82,17 @@ extension PostgresRows {
         return rules
     }
 
-    /// The app's rules and the snapshot users' choices, in one round trip of a prepared
-    /// statement: every apply asks it.
+    /// The app's rules (as stored: the apply decodes them only if it needs them) and the snapshot
+    /// users' choices, in one round trip of a prepared statement: every apply asks it.
     func addRetention(to snapshot: inout StorageSnapshot, appBundleID: String) async throws {
         for (kind, key, record) in try await all(RetentionSnapshot(appBundleID: appBundleID, users: snapshot.users.keys.map(\.rawValue))) {
             if kind == "rule" {
-                snapshot.retentionRules.append(try StorageJSON.decode(RetentionRule.self, from: record, table: "retention_rules", key: key))
+                snapshot.retentionRuleRecords[key] = record
             } else {
                 snapshot.users[AppUserID(rawValue: key)]?.retentionChoice = try StorageJSON.decode(
                     RetentionRuleChoice.self, from: record, table: "retention_choices", key: key)
             }
         }
-        snapshot.retentionRules.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
     }
 
     /// The rows of ``addRetention(to:appBundleID:)``: each a rule (by id) or a user's choice (by user).

@@ -38,7 +38,7 @@ enum SQLiteRows {
                 records: records, view: try view(of: user, appBundleID: evidence.appBundleID, records: records, db),
                 retentionChoice: try SQLiteStorage.retentionChoice(of: user, appBundleID: evidence.appBundleID, db))
         }
-        snapshot.retentionRules = try SQLiteStorage.retentionRules(appBundleID: evidence.appBundleID, db)
+        snapshot.retentionRuleRecords = try SQLiteStorage.retentionRuleRecords(appBundleID: evidence.appBundleID, db)
         let (held, unread) = snapshot.recordsHeldByOwners(of: evidence.originalTransactionIDs)
         snapshot.records = try records(of: unread, db).merging(held)
         return snapshot

@@ -55,6 +55,14 @@ extension SQLiteStorage {
         }
     }
 
+    /// The app's rules as stored, each rule's JSON by its id.
+    static func retentionRuleRecords(appBundleID: String, _ db: Database) throws -> [String: String] {
+        var records: [String: String] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, record FROM retention_rules WHERE app_bundle_id = ?"), arguments: [appBundleID])
+        while let row = try rows.next() { records[row[0]] = row[1] }
+        return records
+    }
+
     static func retentionChoice(of user: AppUserID, appBundleID: String, _ db: Database) throws -> RetentionRuleChoice? {
         let record = try String.fetchOne(
             db.cachedStatement(sql: "SELECT record FROM retention_choices WHERE app_bundle_id = ? AND app_user_id = ?"),

@@ -53,6 +53,7 @@ public struct EvidenceApplier: Sendable {
         var users = Set(touched.compactMap { owners[$0] } + touched.compactMap { snapshot.owners[$0] })
         if let presenter = evidence.presentedBy { users.insert(presenter) }
         let touchedSet = Set(touched)
+        var retentionRules: [RetentionRule]?
         for user in users.sorted() {
             let before = snapshot.users[user] ?? StorageSnapshot.User()
             let owned = touched.filter { owners[$0] == user }
@@ -73,7 +74,7 @@ public struct EvidenceApplier: Sendable {
                 event.movedFrom = toldBefore[event.id]
                 plan.outbox.append(try OutboxEntry.Draft(event, of: user, appBundleID: evidence.appBundleID))
             }
-            try chooseRetention(for: user, before: before, events: events, view: view, rules: snapshot.retentionRules, now: now, into: &plan)
+            try chooseRetention(for: user, before: before, events: events, view: view, snapshot: snapshot, rules: &retentionRules, now: now, into: &plan)
             if !owned.isEmpty {
                 plan.audit.append(
                     AuditEntry.Draft(
@@ -96,12 +97,23 @@ public struct EvidenceApplier: Sendable {
     /// written only when it changes, and told to webhooks when it is new. Its event id is the
     /// rule's and the triggering event's, so a choice made again from the same event is not told
     /// twice.
+    ///
+    /// Without a stored choice nor an event a rule answers, nothing can change, and the rules are
+    /// not decoded; else they are, once per apply (`rules`).
     private func chooseRetention(
-        for user: AppUserID, before: StorageSnapshot.User, events: [SubscriberEvent], view: SubscriberView, rules: [RetentionRule], now: Date,
-        into plan: inout WritePlan
+        for user: AppUserID, before: StorageSnapshot.User, events: [SubscriberEvent], view: SubscriberView, snapshot: StorageSnapshot,
+        rules: inout [RetentionRule]?, now: Date, into plan: inout WritePlan
     ) throws(StorageError) {
         let current = before.retentionChoice
-        let next = RetentionRuleEvaluation.next(current: current, events: events, rules: rules, view: view, at: now)
+        guard current != nil || events.contains(where: { Self.retentionTriggers.contains($0.kind) }) else { return }
+        let decoded: [RetentionRule]
+        if let rules {
+            decoded = rules
+        } else {
+            decoded = try snapshot.retentionRules()
+            rules = decoded
+        }
+        let next = RetentionRuleEvaluation.next(current: current, events: events, rules: decoded, view: view, at: now)
         guard next != current else { return }
         plan.retentionChoices[user] = .some(next)
         guard let next, next.eventID != current?.eventID else { return }
@@ -110,6 +122,9 @@ public struct EvidenceApplier: Sendable {
                 eventID: next.eventID, appUserID: user, appBundleID: plan.evidence.appBundleID, kind: RetentionRuleChoice.kind,
                 occurredAt: next.triggeredAt, payload: try StorageJSON.encode(next, what: "retention choice \(next.eventID)")))
     }
+
+    /// The events a retention rule can answer.
+    private static let retentionTriggers = Set(RetentionRuleTrigger.allCases.map(\.eventKind))
 
     /// The events the previous owners of the purchases moving to `user` were already told, by id,
     /// with who was told: the new owner gets them again (its view starts without the purchase), and

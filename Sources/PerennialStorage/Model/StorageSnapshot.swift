@@ -29,21 +29,31 @@ public struct StorageSnapshot: Hashable, Sendable {
     public var tokenOwners: [UUID: AppUserID]
     /// Every owner in `owners`, every user in `tokenOwners` and the presenter.
     public var users: [AppUserID: User]
-    /// The retention rules of the evidence's app (``PerennialCore/RetentionRule``).
-    public var retentionRules: [RetentionRule]
+    /// The retention rules of the evidence's app as stored: each rule's JSON by its id. An apply
+    /// decodes them only when it could need them (``retentionRules()``), not a JSON decoding per
+    /// rule on every apply, most of which no rule answers.
+    public var retentionRuleRecords: [String: String]
 
     public init(
         records: RecordSet = RecordSet(),
         owners: [String: AppUserID] = [:],
         tokenOwners: [UUID: AppUserID] = [:],
         users: [AppUserID: User] = [:],
-        retentionRules: [RetentionRule] = []
+        retentionRuleRecords: [String: String] = [:]
     ) {
         self.records = records
         self.owners = owners
         self.tokenOwners = tokenOwners
         self.users = users
-        self.retentionRules = retentionRules
+        self.retentionRuleRecords = retentionRuleRecords
+    }
+
+    /// The app's retention rules, decoded, in the order of their ids' bytes.
+    /// - Throws: ``StorageError/corruptRow(table:key:reason:)`` for a record that does not decode.
+    public func retentionRules() throws(StorageError) -> [RetentionRule] {
+        try retentionRuleRecords.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { id, record throws(StorageError) in
+            try StorageJSON.decode(RetentionRule.self, from: record, table: "retention_rules", key: id)
+        }
     }
 }
 
