@@ -8,8 +8,8 @@ public import Foundation
 /// "Now" enters in one place only, and where no report looks: a foreseen change is kept by the
 /// hour (``AnalyticsMetric/scheduled(_:)``) only from ``foreseenFromHour`` on, a day before the
 /// instant the facts are computed at. Today's figures read the hours from the present one on, so
-/// an hour a day past is never read again; keeping every churned subscription's last hours
-/// forever made them two counters in five. Every apply and rebuild computes its facts at its own
+/// an hour a day past is never read again, yet a subscription that ended with no signed evidence
+/// after its end kept its last hours forever. Every apply and rebuild computes its facts at its own
 /// instant, later ones at later hours, so each hour a report reads was kept by all of them: its
 /// counter is the same sum whatever the order of applies and rebuilds.
 public struct SubscriptionFacts: Sendable {
