@@ -24,8 +24,9 @@ public struct PersonalDataRequests: Sendable {
             let stored = try await storage.personalData(of: user, appBundleID: app.bundleID)
             let timeline = try await TimelineResponse.read(of: user, appBundleID: app.bundleID, from: storage)
             let report = try await storage.consumptionReport(of: user, appBundleID: app.bundleID)
+            let retentionChoice = try await storage.retentionChoice(of: user, appBundleID: app.bundleID)
             let known = stored != nil || !timeline.entries.isEmpty || report != nil || subscriber.subscriber.grants != nil
-                || subscriber.subscriber.originalAppPurchase != nil
+                || subscriber.subscriber.originalAppPurchase != nil || retentionChoice != nil
             guard known else { return nil }
             return PersonalDataExport(
                 appUserId: user.rawValue, app: app.id, exportedAt: now, appAccountToken: stored?.appAccountToken,
@@ -35,7 +36,7 @@ public struct PersonalDataRequests: Sendable {
                         eventId: entry.event.eventID, type: entry.event.kind, occurredAt: entry.event.occurredAt, delivered: entry.deliveredAt != nil,
                         payload: try Self.payload(of: entry))
                 },
-                timeline: timeline)
+                timeline: timeline, retentionChoice: retentionChoice)
         } catch {
             throw .storage(error)
         }

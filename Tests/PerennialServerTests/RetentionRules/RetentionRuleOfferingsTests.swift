@@ -83,6 +83,12 @@ import Testing
             #expect(retention.ruleId == "keep" && retention.offeringId == "stay" && retention.offer?.offerId == "stay50")
             #expect(retention.validUntil.timeIntervalSince(story.offAt) <= 7 * 86_400 && retention.validUntil > story.offAt.addingTimeInterval(6 * 86_400))
 
+            // The user's data-access export holds the stored choice.
+            let export = try await client.send(
+                .get, "/admin/v1/apps/\(ServerHarness.appID)/subscribers/alice/personal-data", key: ServerHarness.adminKey
+            ).decode(PersonalDataExport.self)
+            #expect(export.retentionChoice?.ruleID == "keep" && export.retentionChoice?.offer?.offerID == "stay50")
+
             // Apple redelivers the notification: nothing new is told.
             #expect(try await client.notifyV2(story.off).status == .ok)
             let told = try await server.storage.pendingOutbox(limit: 100).filter { $0.event.kind == RetentionRuleChoice.kind }
