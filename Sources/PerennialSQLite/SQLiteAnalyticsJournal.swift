@@ -77,38 +77,24 @@ enum SQLiteAnalyticsJournal {
     /// Such rows may wait for a fold across an upgrade; they decode with no offer type, and the
     /// upgrade's rebuild corrects the counters they went into.
     static func encode(_ counters: AnalyticsCounters) -> Data {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        func varint(_ value: UInt64) {
-            var value = value
-            while value >= 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-                value >>= 7
-            }
-            bytes.append(UInt8(value))
-        }
-        func signed(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
-        func string(_ value: String) {
-            varint(UInt64(value.utf8.count))
-            bytes.append(contentsOf: value.utf8)
-        }
+        var bytes = ByteWriter()
         let segments = counters.internedSegments
-        varint(0)
-        varint(UInt64(segments.count))
+        bytes.varint(0)
+        bytes.varint(UInt64(segments.count))
         for segment in segments {
-            string(segment.environment.rawValue)
-            string(segment.productID)
-            string(segment.storefront)
-            string(segment.offerType)
-            string(segment.currency)
+            bytes.string(segment.environment.rawValue)
+            bytes.string(segment.productID)
+            bytes.string(segment.storefront)
+            bytes.string(segment.offerType)
+            bytes.string(segment.currency)
         }
         counters.forEachCounter { segment, metric, day, value in
-            varint(UInt64(segment))
-            varint(UInt64(metric.rawValue))
-            signed(Int64(day))
-            signed(value)
+            bytes.varint(UInt64(segment))
+            bytes.varint(UInt64(metric.rawValue))
+            bytes.signed(Int64(day))
+            bytes.signed(value)
         }
-        return Data(bytes)
+        return Data(bytes.bytes)
     }
 
     /// Adds the counters of ``encode(_:)``'s bytes to `counters` (straight into a fold's or a
@@ -116,52 +102,93 @@ enum SQLiteAnalyticsJournal {
     /// - Throws: ``PerennialStorage/StorageError/corruptRow(table:key:reason:)`` for bytes it did
     ///   not write; `counters` may then hold part of the row.
     static func decode(_ data: Data, id: Int64, of table: String = "evidence", into counters: inout AnalyticsCounters) throws(StorageError) {
-        let corrupt = { (reason: String) in StorageError.corruptRow(table: table, key: "\(id)", reason: reason) }
-        var position = data.startIndex
-        func varint() throws(StorageError) -> UInt64 {
+        // An array, not `Data`: a fold decodes hundreds of thousands of bytes one at a time, and
+        // `Data`'s subscript checks its representation at each.
+        var bytes = ByteReader(bytes: [UInt8](data), corrupt: { StorageError.corruptRow(table: table, key: "\(id)", reason: $0) })
+        var segments: [AnalyticsCounters.SegmentID] = []
+        var count = try bytes.varint()
+        let hasOfferTypes = count == 0
+        if hasOfferTypes { count = try bytes.varint() }
+        for _ in 0..<count {
+            let environment = AppStoreEnvironment(rawValue: try bytes.string())
+            let (productID, storefront) = (try bytes.string(), try bytes.string())
+            let offerType = hasOfferTypes ? try bytes.string() : ""
+            segments.append(
+                counters.intern(
+                    AnalyticsCounters.Segment(
+                        environment: environment, productID: productID, storefront: storefront, offerType: offerType, currency: try bytes.string())))
+        }
+        while !bytes.isAtEnd {
+            let segment = try bytes.varint()
+            guard segment < UInt64(segments.count) else { throw bytes.corrupt("segment \(segment) of \(segments.count)") }
+            let metric = try bytes.varint()
+            guard metric <= UInt64(UInt8.max) else { throw bytes.corrupt("metric \(metric)") }
+            let day = try bytes.signed()
+            let value = try bytes.signed()
+            guard let day32 = Int32(exactly: day) else { throw bytes.corrupt("day \(day)") }
+            counters.add(value, segment: segments[Int(segment)], metric: AnalyticsMetric(rawValue: Int(metric)), day: Int(day32))
+        }
+    }
+
+    /// LEB128 varints (signed ones zigzagged) and length-prefixed strings, appended.
+    private struct ByteWriter {
+        var bytes: [UInt8] = []
+
+        init() { bytes.reserveCapacity(256) }
+
+        mutating func varint(_ value: UInt64) {
+            var value = value
+            while value >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            bytes.append(UInt8(value))
+        }
+
+        mutating func signed(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+
+        mutating func string(_ value: String) {
+            varint(UInt64(value.utf8.count))
+            bytes.append(contentsOf: value.utf8)
+        }
+    }
+
+    /// What ``ByteWriter`` wrote, read back in order.
+    private struct ByteReader {
+        let bytes: [UInt8]
+        let corrupt: (String) -> StorageError
+        private var position = 0
+
+        init(bytes: [UInt8], corrupt: @escaping (String) -> StorageError) {
+            self.bytes = bytes
+            self.corrupt = corrupt
+        }
+
+        var isAtEnd: Bool { position >= bytes.count }
+
+        mutating func varint() throws(StorageError) -> UInt64 {
             var value: UInt64 = 0
             var shift: UInt64 = 0
-            while position < data.endIndex, shift < 64 {
-                let byte = data[position]
+            while position < bytes.count, shift < 64 {
+                let byte = bytes[position]
                 position += 1
                 value |= UInt64(byte & 0x7F) << shift
                 if byte < 0x80 { return value }
                 shift += 7
             }
-            throw corrupt("truncated varint at byte \(position - data.startIndex)")
+            throw corrupt("truncated varint at byte \(position)")
         }
-        func signed() throws(StorageError) -> Int64 {
+
+        mutating func signed() throws(StorageError) -> Int64 {
             let raw = try varint()
             return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
         }
-        func string() throws(StorageError) -> String {
+
+        mutating func string() throws(StorageError) -> String {
             let count = try varint()
-            guard count <= UInt64(data.endIndex - position) else { throw corrupt("a string runs past the end") }
+            guard count <= UInt64(bytes.count - position) else { throw corrupt("a string runs past the end") }
             defer { position += Int(count) }
-            return String(decoding: data[position..<position + Int(count)], as: UTF8.self)
-        }
-        var segments: [AnalyticsCounters.SegmentID] = []
-        var count = try varint()
-        let hasOfferTypes = count == 0
-        if hasOfferTypes { count = try varint() }
-        for _ in 0..<count {
-            let environment = AppStoreEnvironment(rawValue: try string())
-            let (productID, storefront) = (try string(), try string())
-            let offerType = hasOfferTypes ? try string() : ""
-            segments.append(
-                counters.intern(
-                    AnalyticsCounters.Segment(
-                        environment: environment, productID: productID, storefront: storefront, offerType: offerType, currency: try string())))
-        }
-        while position < data.endIndex {
-            let segment = try varint()
-            guard segment < UInt64(segments.count) else { throw corrupt("segment \(segment) of \(segments.count)") }
-            let metric = try varint()
-            guard metric <= UInt64(UInt8.max) else { throw corrupt("metric \(metric)") }
-            let day = try signed()
-            let value = try signed()
-            guard let day32 = Int32(exactly: day) else { throw corrupt("day \(day)") }
-            counters.add(value, segment: segments[Int(segment)], metric: AnalyticsMetric(rawValue: Int(metric)), day: Int(day32))
+            return String(decoding: bytes[position..<position + Int(count)], as: UTF8.self)
         }
     }
 }

@@ -193,8 +193,12 @@ extension AnalyticsCounters: Hashable {
 ///
 /// A key and its sum share a slot, so an addition touches one cache line, not two: a rebuild's
 /// tables hold hundreds of thousands of counters, far more than the caches, and nearly every
-/// addition was two misses.
-private struct PackedSums: Sendable {
+/// addition was two misses. Sixteen bytes a counter, where a `Dictionary` of stored rows took
+/// about a hundred: a rebuild's correction sums the rows of both dimensions in two of these.
+///
+/// Additions wrap: a corrupt stored counter near the limits must not stop the process (the
+/// database's own addition refuses what overflows).
+package struct PackedSums: Sendable {
     private struct Slot {
         /// `empty` where no key is; a packed key is never all ones (its segment would be 2^24 − 1).
         var key: UInt64
@@ -204,10 +208,25 @@ private struct PackedSums: Sendable {
     private var slots: [Slot] = []
     private var used = 0
     /// Keys whose sum is not zero.
-    private(set) var nonZero = 0
+    package private(set) var nonZero = 0
     private static let empty = UInt64.max
 
-    mutating func add(_ amount: Int64, to key: AnalyticsCounters.PackedKey) {
+    package init() {}
+
+    /// The sum at `key`; zero where nothing was added.
+    package subscript(key: AnalyticsCounters.PackedKey) -> Int64 {
+        guard !slots.isEmpty else { return 0 }
+        let mask = slots.count - 1
+        var index = Self.slot(of: key.rawValue, mask: mask)
+        while true {
+            let found = slots[index].key
+            if found == key.rawValue { return slots[index].sum }
+            if found == Self.empty { return 0 }
+            index = (index + 1) & mask
+        }
+    }
+
+    package mutating func add(_ amount: Int64, to key: AnalyticsCounters.PackedKey) {
         guard amount != 0 else { return }
         if (used + 1) * 4 > slots.count * 3 { grow() }
         let mask = slots.count - 1
@@ -217,7 +236,7 @@ private struct PackedSums: Sendable {
                 let found = slots[index].key
                 if found == key.rawValue {
                     let before = slots[index].sum
-                    let after = before + amount
+                    let after = before &+ amount
                     slots[index].sum = after
                     if before == 0 { nonZero += 1 } else if after == 0 { nonZero -= 1 }
                     return
@@ -233,7 +252,7 @@ private struct PackedSums: Sendable {
         }
     }
 
-    func forEach(_ body: (AnalyticsCounters.PackedKey, Int64) -> Void) {
+    package func forEach(_ body: (AnalyticsCounters.PackedKey, Int64) -> Void) {
         for slot in slots where slot.key != Self.empty && slot.sum != 0 {
             body(AnalyticsCounters.PackedKey(rawValue: slot.key), slot.sum)
         }

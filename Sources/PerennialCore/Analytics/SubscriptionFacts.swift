@@ -142,14 +142,16 @@ public struct SubscriptionFacts: Sendable {
         // Apple's commission falls to 15 % once a subscription has a year of paid service.
         let secondYear = firstPaid.map { UTCCalendar.adding(months: 12, to: history[$0].purchaseDate) }
         var paidSpans: [(start: Date, end: Date)] = []
+        if cohort { paidSpans.reserveCapacity(history.count) }
         // What the records foresee beyond the latest signed evidence (the last period's end, a
         // churn, a trial's end) may not have happened yet: the writer keeps it by the hour too.
         let last = history.count - 1
         let horizon = max(history[last].purchaseDate, history[last].provenance.versionDate, ledger.renewalInfo?.provenance.versionDate ?? .distantPast)
-        let loopStart = cohort ? 0 : min(first, history.count)
-        // Each period's MRR span, with its neighbours', for the MRR movement.
-        var previousMRR = loopStart > 0 && loopStart < history.count ? mrrSpan(of: history, at: loopStart - 1) : nil
-        var currentMRR = loopStart < history.count ? mrrSpan(of: history, at: loopStart) : nil
+        let countFrom = min(first, history.count)
+        let loopStart = cohort ? 0 : countFrom
+        // Each counted period's MRR span, with its neighbours', for the MRR movement.
+        var previousMRR = countFrom > 0 && countFrom < history.count ? mrrSpan(of: history, at: countFrom - 1) : nil
+        var currentMRR = countFrom < history.count ? mrrSpan(of: history, at: countFrom) : nil
         // The previous paid period's number in its run, while the loop walks one.
         var previousRun: (index: Int, number: Int)?
 
@@ -160,11 +162,6 @@ public struct SubscriptionFacts: Sendable {
         // loop starts at `first`.
         for index in loopStart..<history.count {
             let hasNext = index + 1 < history.count
-            let nextMRR = hasNext ? mrrSpan(of: history, at: index + 1) : nil
-            defer {
-                previousMRR = currentMRR
-                currentMRR = nextMRR
-            }
             let nextStart = hasNext ? history[index + 1].purchaseDate : nil
             let isTrial = Self.isTrial(history, at: index)
             let start = history[index].purchaseDate
@@ -176,6 +173,11 @@ public struct SubscriptionFacts: Sendable {
             guard index >= first else {
                 if !isTrial { paidSpans.append((start, end)) }
                 continue
+            }
+            let nextMRR = hasNext ? mrrSpan(of: history, at: index + 1) : nil
+            defer {
+                previousMRR = currentMRR
+                currentMRR = nextMRR
             }
             let nextStep = hasNext ? TransactionStep(history, at: index + 1) : nil
             let step = index > 0 ? TransactionStep(history, at: index) : nil
@@ -549,6 +551,9 @@ public struct SubscriptionFacts: Sendable {
             self.environment = environment
             self.sign = sign
             self.foreseenFromHour = foreseenFromHour
+            // Allocated once, not grown one append at a time.
+            segments.reserveCapacity(4)
+            pendingEnds.reserveCapacity(16)
         }
 
         /// Writes what follows under the product, storefront and offer type of `history[index]`.

@@ -134,41 +134,63 @@ extension AnalyticsCounters {
     /// Every apply writes these; the rows are summed under one packed integer per row (its
     /// segment in the dimension, numbered once per segment), not under their strings.
     public var storedRows: [AnalyticsStoredRow] {
-        let segments = internedSegments
-        // Each segment's row segment in both dimensions, numbered by first use.
-        var rowSegments: [AnalyticsStoredRow] = []
-        var rowSegmentIndex: [AnalyticsStoredRow: Int] = [:]
-        var dimensionIndex: [[Int]] = AnalyticsDimension.allCases.map { _ in [] }
-        for segment in segments {
-            for (position, dimension) in AnalyticsDimension.allCases.enumerated() {
-                let row = AnalyticsStoredRow(
-                    environment: segment.environment, dimension: dimension,
-                    segment: dimension == .product
-                        ? segment.productID
-                        : AnalyticsCombinedSegment(storefront: segment.storefront, productID: segment.productID, offerType: segment.offerType).segment,
-                    metric: AnalyticsMetric(rawValue: 0),
-                    currency: segment.currency, day: 0, value: 0)
-                let index = rowSegmentIndex[row] ?? {
-                    rowSegments.append(row)
-                    rowSegmentIndex[row] = rowSegments.count - 1
-                    return rowSegments.count - 1
-                }()
-                dimensionIndex[position].append(index)
+        var segments = AnalyticsRowSegments()
+        return segments.sums(of: self).rows(segments).sorted()
+    }
+}
+
+/// Row segments (environment, dimension, segment, currency: a row with no metric, day or value),
+/// numbered in the order met, so that rows are summed and compared as one packed integer each —
+/// the segment's number, the metric, the day — and not by their strings.
+struct AnalyticsRowSegments {
+    private var rows: [AnalyticsStoredRow] = []
+    private var numbers: [AnalyticsStoredRow: Int] = [:]
+
+    /// The number of `row`'s segment.
+    mutating func number(of row: AnalyticsStoredRow) -> Int {
+        var segment = row
+        (segment.metric, segment.day, segment.value) = (AnalyticsMetric(rawValue: 0), 0, 0)
+        if let number = numbers[segment] { return number }
+        rows.append(segment)
+        numbers[segment] = rows.count - 1
+        return rows.count - 1
+    }
+
+    /// The rows of `counters` in both dimensions, summed by packed key.
+    mutating func sums(of counters: AnalyticsCounters) -> PackedSums {
+        // Each interned segment of the counters, as its row segment in each dimension.
+        let projections = counters.internedSegments.map { segment in
+            AnalyticsDimension.allCases.map { dimension in
+                number(
+                    of: AnalyticsStoredRow(
+                        environment: segment.environment, dimension: dimension,
+                        segment: dimension == .product
+                            ? segment.productID
+                            : AnalyticsCombinedSegment(storefront: segment.storefront, productID: segment.productID, offerType: segment.offerType).segment,
+                        metric: AnalyticsMetric(rawValue: 0), currency: segment.currency, day: 0, value: 0))
             }
         }
-        var sums: [PackedKey: Int64] = [:]
-        forEachCounter { segment, metric, day, value in
-            for position in dimensionIndex.indices {
-                sums[PackedKey(segment: dimensionIndex[position][segment], metric: metric, day: day), default: 0] += value
-            }
+        var sums = PackedSums()
+        counters.forEachCounter { segment, metric, day, value in
+            for number in projections[segment] { sums.add(value, to: AnalyticsCounters.PackedKey(segment: number, metric: metric, day: day)) }
         }
-        return sums.compactMap { key, value in
-            guard value != 0 else { return nil }
-            var row = rowSegments[key.segment]
-            row.metric = key.metric
-            row.day = key.day
-            row.value = value
-            return row
-        }.sorted()
+        return sums
+    }
+
+    /// The row of a packed key, with `value`.
+    func row(_ key: AnalyticsCounters.PackedKey, value: Int64) -> AnalyticsStoredRow {
+        var row = rows[key.segment]
+        (row.metric, row.day, row.value) = (key.metric, key.day, value)
+        return row
+    }
+}
+
+extension PackedSums {
+    /// Each non-zero sum as its row.
+    func rows(_ segments: AnalyticsRowSegments) -> [AnalyticsStoredRow] {
+        var rows: [AnalyticsStoredRow] = []
+        rows.reserveCapacity(nonZero)
+        forEach { key, value in rows.append(segments.row(key, value: value)) }
+        return rows
     }
 }
