@@ -109,8 +109,8 @@ extension PostgresStorage {
             rebuilt: snapshot.rebuilt, kept: snapshot.kept, subscriptions: snapshot.subscriptions, unknownApps: snapshot.unknownApps)
         return try await transaction("rebuild analytics: correct the counters") { rows in
             for app in correction.apps {
-                for chunk in Self.chunks(of: app.additions) {
-                    try await rows.run(PostgresAnalyticsStatements.Add(app: app.bundleID, rows: chunk))
+                for chunk in app.additions(by: 5_000) {
+                    try await rows.run(PostgresAnalyticsStatements.Add(app: app.bundleID, rows: chunk[...]))
                 }
                 for chunk in Self.chunks(of: app.deletions) {
                     try await rows.run(PostgresAnalyticsStatements.DeleteZeros(app: app.bundleID, rows: chunk))

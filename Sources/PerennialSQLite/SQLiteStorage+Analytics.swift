@@ -234,7 +234,7 @@ extension SQLiteStorage {
             guard db.changesCount == 1 else { return nil }
             try SQLiteAnalyticsJournal.fold(db)
             for app in correction.apps {
-                try SQLiteRows.addAnalytics(app.additions, app: app.bundleID, db)
+                for rows in app.additions(by: 5_000) { try SQLiteRows.addAnalytics(rows, app: app.bundleID, db) }
                 try SQLiteRows.deleteAnalyticsZeros(app.deletions, app: app.bundleID, db)
             }
             return correction.rebuild

@@ -14,17 +14,29 @@ package import PerennialCore
 /// (facts are a pure function of the records). Nothing needs replaying or waiting for. Only a
 /// correction computed on a snapshot older than another's correction would count the difference
 /// twice, so no back end writes one (PostgreSQL runs one rebuild at a time, SQLite reads again).
-package struct AnalyticsCorrection: Sendable, Hashable {
+package struct AnalyticsCorrection: Sendable {
     /// One app's writes.
-    package struct App: Sendable, Hashable {
+    package struct App: Sendable {
         package var bundleID: String
         /// What to add to each counter the sums and the counters held disagree on, none zero,
-        /// sorted (so writers lock rows in one order).
-        package var additions: [AnalyticsStoredRow]
+        /// sorted (so writers lock rows in one order): packed, made rows a chunk at a time
+        /// (``additions(by:)``), since a first rebuild adds every counter.
+        fileprivate var added: [(key: AnalyticsCounters.PackedKey, value: Int64)] = []
+        fileprivate var segments: AnalyticsRowSegments
         /// The counters held that the records no longer give (value zero), sorted: to delete once
         /// the additions are made, where their row is zero. Where it is not, an apply has changed
         /// the counter since the snapshot, and the row is its change.
-        package var deletions: [AnalyticsStoredRow]
+        package fileprivate(set) var deletions: [AnalyticsStoredRow] = []
+
+        /// Every addition's row, in order.
+        package var additions: [AnalyticsStoredRow] { added.map { segments.row($0.key, value: $0.value) } }
+
+        /// The additions' rows, in order, `size` at a time.
+        package func additions(by size: Int) -> some Sequence<[AnalyticsStoredRow]> {
+            stride(from: 0, to: added.count, by: size).lazy.map { start in
+                added[start..<min(start + size, added.count)].map { segments.row($0.key, value: $0.value) }
+            }
+        }
     }
 
     /// By bundle id, in its order.
@@ -60,23 +72,28 @@ package struct AnalyticsCorrection: Sendable, Hashable {
         var segments = AnalyticsRowSegments()
         let summed = segments.sums(of: sums)
         var kept = PackedSums()
-        var app = App(bundleID: bundleID, additions: [], deletions: [])
+        var deletions: [AnalyticsStoredRow] = []
         var deleted = Set<AnalyticsCounters.PackedKey>()
         for row in held {
             let key = AnalyticsCounters.PackedKey(segment: segments.number(of: row), metric: row.metric, day: row.day)
             kept.add(row.value, to: key)
             // The sums keep no zero, so a counter summed to zero is one the records no longer give.
-            if summed[key] == 0, deleted.insert(key).inserted { app.deletions.append(segments.row(key, value: 0)) }
+            if summed[key] == 0, deleted.insert(key).inserted { deletions.append(segments.row(key, value: 0)) }
         }
+        var added: [(key: AnalyticsCounters.PackedKey, value: Int64)] = []
         summed.forEach { key, sum in
             let difference = sum &- kept[key]
-            if difference != 0 { app.additions.append(segments.row(key, value: difference)) }
+            if difference != 0 { added.append((key, difference)) }
         }
         kept.forEach { key, value in
-            if summed[key] == 0 { app.additions.append(segments.row(key, value: 0 &- value)) }
+            if summed[key] == 0 { added.append((key, 0 &- value)) }
         }
-        app.additions.sort()
-        app.deletions.sort()
+        // The rows' order (``AnalyticsStoredRow/<``) on the packed keys: day, metric, then the
+        // segment's rank among the segments' rows.
+        let rank = segments.ranks
+        added.sort { ($0.key.day, $0.key.metric.rawValue, rank[$0.key.segment]) < ($1.key.day, $1.key.metric.rawValue, rank[$1.key.segment]) }
+        var app = App(bundleID: bundleID, added: added, segments: segments)
+        app.deletions = deletions.sorted()
         return (app, summed.nonZero)
     }
 }

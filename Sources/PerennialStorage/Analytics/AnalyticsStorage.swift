@@ -142,7 +142,7 @@ extension AnalyticsCounters {
 /// Row segments (environment, dimension, segment, currency: a row with no metric, day or value),
 /// numbered in the order met, so that rows are summed and compared as one packed integer each —
 /// the segment's number, the metric, the day — and not by their strings.
-struct AnalyticsRowSegments {
+struct AnalyticsRowSegments: Sendable {
     private var rows: [AnalyticsStoredRow] = []
     private var numbers: [AnalyticsStoredRow: Int] = [:]
 
@@ -175,6 +175,13 @@ struct AnalyticsRowSegments {
             for number in projections[segment] { sums.add(value, to: AnalyticsCounters.PackedKey(segment: number, metric: metric, day: day)) }
         }
         return sums
+    }
+
+    /// Each segment's place among the segments' rows in their order, by its number.
+    var ranks: [Int] {
+        var ranks = [Int](repeating: 0, count: rows.count)
+        for (rank, number) in rows.indices.sorted(by: { rows[$0] < rows[$1] }).enumerated() { ranks[number] = rank }
+        return ranks
     }
 
     /// The row of a packed key, with `value`.
