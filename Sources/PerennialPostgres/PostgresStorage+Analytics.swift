@@ -104,9 +104,12 @@ extension PostgresStorage {
     }
 
     /// Writes the snapshot's ``PerennialStorage/AnalyticsCorrection`` in one transaction.
-    func correctAnalytics(with snapshot: AnalyticsSnapshot) async throws(StorageError) -> AnalyticsRebuild {
+    func correctAnalytics(with snapshot: consuming AnalyticsSnapshot) async throws(StorageError) -> AnalyticsRebuild {
+        // Handed over, not shared: the correction lets each app's sums go once it has read them.
+        let rebuilt = snapshot.rebuilt
+        snapshot.rebuilt = [:]
         let correction = AnalyticsCorrection(
-            rebuilt: snapshot.rebuilt, kept: snapshot.kept, subscriptions: snapshot.subscriptions, unknownApps: snapshot.unknownApps)
+            rebuilt: consume rebuilt, kept: snapshot.kept, subscriptions: snapshot.subscriptions, unknownApps: snapshot.unknownApps)
         return try await transaction("rebuild analytics: correct the counters") { rows in
             for app in correction.apps {
                 for chunk in app.additions(by: 5_000) {

@@ -226,11 +226,15 @@ extension SQLiteStorage {
     /// Writes the snapshot's ``PerennialStorage/AnalyticsCorrection`` in one write transaction,
     /// unless another rebuild's was written since the snapshot: nil then. The journal is folded
     /// first, so the counters the correction leaves at zero are zero in the table too, and deleted.
-    func correctAnalytics(with snapshot: AnalyticsSnapshot) async throws(StorageError) -> AnalyticsRebuild? {
+    func correctAnalytics(with snapshot: consuming AnalyticsSnapshot) async throws(StorageError) -> AnalyticsRebuild? {
+        // Handed over, not shared: the correction lets each app's sums go once it has read them.
+        let rebuilt = snapshot.rebuilt
+        snapshot.rebuilt = [:]
         let correction = AnalyticsCorrection(
-            rebuilt: snapshot.rebuilt, kept: snapshot.kept, subscriptions: snapshot.subscriptions, unknownApps: snapshot.unknownApps)
+            rebuilt: consume rebuilt, kept: snapshot.kept, subscriptions: snapshot.subscriptions, unknownApps: snapshot.unknownApps)
+        let rebuilds = snapshot.rebuilds
         return try await write("rebuild analytics: correct the counters") { db in
-            try db.execute(sql: "UPDATE analytics_folded SET rebuilds = rebuilds + 1 WHERE rebuilds = ?", arguments: [snapshot.rebuilds])
+            try db.execute(sql: "UPDATE analytics_folded SET rebuilds = rebuilds + 1 WHERE rebuilds = ?", arguments: [rebuilds])
             guard db.changesCount == 1 else { return nil }
             try SQLiteAnalyticsJournal.fold(db)
             for app in correction.apps {

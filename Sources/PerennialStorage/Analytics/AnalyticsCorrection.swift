@@ -52,10 +52,13 @@ package struct AnalyticsCorrection: Sendable {
     ///     changes not folded yet), its rows are summed.
     ///   - subscriptions: how many subscriptions were summed.
     ///   - unknownApps: subscriptions of apps not rebuilt, by bundle id.
-    package init(rebuilt: [String: AnalyticsCounters], kept: [String: [AnalyticsStoredRow]], subscriptions: Int, unknownApps: [String: Int]) {
+    ///
+    /// Each app's sums are let go once read (the caller handing `rebuilt` over, not keeping a
+    /// copy): a million subscriptions' sums are some 60 MB.
+    package init(rebuilt: consuming [String: AnalyticsCounters], kept: [String: [AnalyticsStoredRow]], subscriptions: Int, unknownApps: [String: Int]) {
         var rows = 0
         apps = Set(rebuilt.keys).union(kept.keys).sorted().map { bundleID in
-            let (app, summed) = Self.correct(bundleID, held: kept[bundleID] ?? [], toward: rebuilt[bundleID] ?? AnalyticsCounters())
+            let (app, summed) = Self.correct(bundleID, held: kept[bundleID] ?? [], toward: rebuilt.removeValue(forKey: bundleID) ?? AnalyticsCounters())
             rows += summed
             return app
         }
@@ -68,9 +71,10 @@ package struct AnalyticsCorrection: Sendable {
     /// its metric, its day) in two tables of sixteen bytes a counter: a rebuild of a million
     /// subscriptions compares a few million rows, which as a dictionary of rows, strings and all,
     /// was most of a rebuild's peak memory. Only the writes are rows.
-    private static func correct(_ bundleID: String, held: [AnalyticsStoredRow], toward sums: AnalyticsCounters) -> (App, rows: Int) {
+    private static func correct(_ bundleID: String, held: [AnalyticsStoredRow], toward sums: consuming AnalyticsCounters) -> (App, rows: Int) {
         var segments = AnalyticsRowSegments()
         let summed = segments.sums(of: sums)
+        _ = consume sums
         var kept = PackedSums()
         var deletions: [AnalyticsStoredRow] = []
         var deleted = Set<AnalyticsCounters.PackedKey>()
