@@ -263,28 +263,24 @@ public struct SubscriptionFacts: Sendable {
             let firstStart = history[firstPaid].purchaseDate
             let cohort = AnalyticsCounters.start(ofDay: UTCCalendar.monthStart(of: AnalyticsCounters.day(of: firstStart)))
             writer.count(.cohortSize, on: cohort)
-            for months in 1...12 {
-                let checkpoint = UTCCalendar.adding(months: months, to: firstStart)
-                if paidSpans.contains(where: { $0.start <= checkpoint && checkpoint < $0.end }) {
-                    writer.count(.cohortRetained(after: months), on: cohort)
-                }
+            // The ends of the cohort's twelve months, each a retention checkpoint.
+            let monthEnds = (1...12).map { UTCCalendar.adding(months: $0, to: firstStart) }
+            for (month, checkpoint) in monthEnds.enumerated() where paidSpans.contains(where: { $0.start <= checkpoint && checkpoint < $0.end }) {
+                writer.count(.cohortRetained(after: month + 1), on: cohort)
             }
-            addCohortRevenue(history, from: firstPaid, on: cohort, with: &writer)
+            addCohortRevenue(history, from: max(firstPaid, first), monthEnds: monthEnds, on: cohort, with: &writer)
         }
     }
 
-    /// Realized LTV: each charge of the cohort's first twelve months, less its refund, by the
-    /// month after the first paid start it fell in.
-    private func addCohortRevenue(_ history: [Transaction], from firstPaid: Int, on cohort: Date, with writer: inout Writer) {
-        let firstStart = history[firstPaid].purchaseDate
+    /// Realized LTV: each charge of the cohort's first twelve months from `history[first]` on,
+    /// less its refund, by the month after the first paid start it fell in (`monthEnds`). A
+    /// charge's share depends on its own record alone, so the charges of a shared history's
+    /// unchanged periods cancel in a change and are left out (`first`).
+    private func addCohortRevenue(_ history: [Transaction], from first: Int, monthEnds: [Date], on cohort: Date, with writer: inout Writer) {
         var month = 0
-        var monthEnd = UTCCalendar.adding(months: 1, to: firstStart)
-        for index in firstPaid..<history.count where !Self.isTrial(history, at: index) && history[index].ownership != .familyShared {
+        for index in first..<history.count where !Self.isTrial(history, at: index) && history[index].ownership != .familyShared {
             let start = history[index].purchaseDate
-            while month < 12, start >= monthEnd {
-                month += 1
-                monthEnd = UTCCalendar.adding(months: month + 1, to: firstStart)
-            }
+            while month < 12, start >= monthEnds[month] { month += 1 }
             guard month < 12 else { return }
             guard let price = history[index].price ?? catalog.prices.price(productID: history[index].productID, storefront: history[index].storefront)
             else { continue }
