@@ -49,7 +49,7 @@ enum PostgresStatements {
     }
 
     /// Transaction-scoped advisory locks on keys of a class (1: original transaction ids, 2: app
-    /// users), so concurrent applies touching the same purchase or user run one after the other,
+    /// users, 3: an app's retention rules, by bundle id), so concurrent applies touching the same purchase or user run one after the other,
     /// even before any row exists to lock with `FOR UPDATE`. The keys come sorted and are locked in
     /// their order, so two applies never wait on each other in a cycle.
     struct Lock: PostgresPreparedStatement {

@@ -4,14 +4,15 @@ public import PerennialStorage
 import PostgresNIO
 
 extension PostgresStorage {
-    /// One statement: the insert happens only while the app has fewer than `limit` rules.
-    /// Operators adding at the same instant may each see room for the last one; the limit bounds
-    /// what the rules cost every apply, so that overshoot is tolerated rather than every add
-    /// locking the app's rules.
+    /// The insert happens only while the app has fewer than `limit` rules. Adds to one app wait
+    /// for each other (a transaction's advisory lock on the app): without it, operators adding at
+    /// the same instant could each count room for the last rule and pass the limit, which bounds
+    /// what the rules cost every apply.
     public func addRetentionRule(_ rule: RetentionRule, limit: Int) async throws(StorageError) -> RetentionRuleWrite {
         let record = try Self.json(rule, what: "retention rule \(rule.id)")
         let limit64 = Int64(limit)
-        return try await withRows("add retention rule \(rule.id)") { rows in
+        return try await transaction("add retention rule \(rule.id)") { rows in
+            _ = try await rows.all(PostgresStatements.Lock(keyClass: 3, sortedKeys: [rule.appBundleID]))
             let inserted = try await rows.connection.query(
                 """
                 INSERT INTO retention_rules (app_bundle_id, id, record)

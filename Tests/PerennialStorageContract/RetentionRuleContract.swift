@@ -11,6 +11,7 @@ public struct RetentionRuleContract: Sendable {
     /// One contract check; a case per behaviour so a failure names it.
     public enum Check: String, CaseIterable, Sendable {
         case rulesAreStoredPerAppByIdWithinTheLimit
+        case addsAtTheSameInstantStayWithinTheLimit
         case aTriggeringEventRecordsTheChoiceWithItsEvent
         case aRedeliveredTriggerIsToldOnce
         case anUndoneTriggerLeavesNoChoiceInEitherOrder
@@ -28,6 +29,7 @@ public struct RetentionRuleContract: Sendable {
         try await storage.migrate()
         switch check {
         case .rulesAreStoredPerAppByIdWithinTheLimit: try await rulesAreStoredPerAppByIdWithinTheLimit(storage)
+        case .addsAtTheSameInstantStayWithinTheLimit: try await addsAtTheSameInstantStayWithinTheLimit(storage)
         case .aTriggeringEventRecordsTheChoiceWithItsEvent: try await aTriggeringEventRecordsTheChoiceWithItsEvent(storage)
         case .aRedeliveredTriggerIsToldOnce: try await aRedeliveredTriggerIsToldOnce(storage)
         case .anUndoneTriggerLeavesNoChoiceInEitherOrder: try await anUndoneTriggerLeavesNoChoiceInEitherOrder(storage)
@@ -79,6 +81,18 @@ public struct RetentionRuleContract: Sendable {
         #expect(try await storage.removeRetentionRule(id: "keep", appBundleID: ContractFixture.bundleID) == nil)
         #expect(try await storage.retentionRules(appBundleID: other) == [elsewhere])
         #expect(try await storage.addRetentionRule(rule("third"), limit: 2) == .written)
+    }
+
+    /// Operators adding rules at once: each add counts the rules already there, so two counting
+    /// at the same instant must not both find room for the last one.
+    func addsAtTheSameInstantStayWithinTheLimit(_ storage: any SubscriberStorage) async throws {
+        let writes = try await withThrowingTaskGroup(of: RetentionRuleWrite.self) { group in
+            for index in 0..<16 { group.addTask { try await storage.addRetentionRule(rule("rule-\(index)"), limit: 3) } }
+            return try await group.reduce(into: [RetentionRuleWrite]()) { $0.append($1) }
+        }
+        #expect(writes.filter { $0 == .written }.count == 3)
+        #expect(writes.filter { $0 == .limitReached(3) }.count == 13)
+        #expect(try await storage.retentionRules(appBundleID: ContractFixture.bundleID).count == 3)
     }
 
     func aTriggeringEventRecordsTheChoiceWithItsEvent(_ storage: any SubscriberStorage) async throws {
