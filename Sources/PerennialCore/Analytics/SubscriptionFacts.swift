@@ -143,6 +143,8 @@ public struct SubscriptionFacts: Sendable {
         let secondYear = firstPaid.map { UTCCalendar.adding(months: 12, to: history[$0].purchaseDate) }
         var paidSpans: [(start: Date, end: Date)] = []
         if cohort { paidSpans.reserveCapacity(history.count) }
+        // How many of them belong to the periods before `first`.
+        var sharedSpans = 0
         // What the records foresee beyond the latest signed evidence (the last period's end, a
         // churn, a trial's end) may not have happened yet: the writer keeps it by the hour too.
         let last = history.count - 1
@@ -172,6 +174,7 @@ public struct SubscriptionFacts: Sendable {
             if let nextStart, nextStart < end { end = max(start, nextStart) }
             guard index >= first else {
                 if !isTrial { paidSpans.append((start, end)) }
+                sharedSpans = paidSpans.count
                 continue
             }
             let nextMRR = hasNext ? mrrSpan(of: history, at: index + 1) : nil
@@ -262,11 +265,15 @@ public struct SubscriptionFacts: Sendable {
             writer.use(history, at: firstPaid)
             let firstStart = history[firstPaid].purchaseDate
             let cohort = AnalyticsCounters.start(ofDay: UTCCalendar.monthStart(of: AnalyticsCounters.day(of: firstStart)))
-            writer.count(.cohortSize, on: cohort)
+            // Past `first` (a change's two histories, sharing their first paid period and the
+            // periods before `first`), the cohort's size and every checkpoint a shared period
+            // covers count the same in both, and cancel: left out.
+            if first == 0 { writer.count(.cohortSize, on: cohort) }
             // The ends of the cohort's twelve months, each a retention checkpoint.
             let monthEnds = (1...12).map { UTCCalendar.adding(months: $0, to: firstStart) }
-            for (month, checkpoint) in monthEnds.enumerated() where paidSpans.contains(where: { $0.start <= checkpoint && checkpoint < $0.end }) {
-                writer.count(.cohortRetained(after: month + 1), on: cohort)
+            for (month, checkpoint) in monthEnds.enumerated() {
+                let covering = paidSpans.firstIndex { $0.start <= checkpoint && checkpoint < $0.end }
+                if let covering, covering >= sharedSpans { writer.count(.cohortRetained(after: month + 1), on: cohort) }
             }
             addCohortRevenue(history, from: max(firstPaid, first), monthEnds: monthEnds, on: cohort, with: &writer)
         }
