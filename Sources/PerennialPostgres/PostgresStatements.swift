@@ -49,9 +49,10 @@ enum PostgresStatements {
     }
 
     /// Transaction-scoped advisory locks on keys of a class (1: original transaction ids, 2: app
-    /// users, 3: an app's retention rules, by bundle id), so concurrent applies touching the same purchase or user run one after the other,
-    /// even before any row exists to lock with `FOR UPDATE`. The keys come sorted and are locked in
-    /// their order, so two applies never wait on each other in a cycle.
+    /// users, 3: apps whose retention rules are added to), so concurrent applies touching the same
+    /// purchase or user run one after the other, even before any row exists to lock with
+    /// `FOR UPDATE`. The keys come sorted and are locked in their order, so two applies never wait
+    /// on each other in a cycle.
     struct Lock: PostgresPreparedStatement {
         static let sql = "SELECT count(pg_advisory_xact_lock($1, hashtext(key))) FROM unnest($2::text[]) AS key"
         let keyClass: Int32
