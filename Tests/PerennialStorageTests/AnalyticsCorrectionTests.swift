@@ -99,6 +99,24 @@ import Testing
             ].sorted())
     }
 
+    /// A row held that no counter can have (a corrupt metric past 255, a day past 32 bits) is
+    /// taken back and deleted as itself: it must not pass for the counter its packing would alias
+    /// (metric 300 is 44 in eight bits), whose held value stays as the records give it.
+    @Test func aCorruptRowIsTakenBackAsItselfNotAsAnotherCounter() throws {
+        let aliased = AnalyticsMetric(rawValue: 300 & 0xFF)
+        let app = try correction(
+            rebuilt: counters([(aliased, 100, "monthly", "USA", "", 2)]),
+            kept: [
+                row(.product, "monthly", aliased, day: 100, 2), row(.combined, "USA|monthly|", aliased, day: 100, 2),
+                row(.product, "monthly", AnalyticsMetric(rawValue: 300), day: 100, 7),
+                row(.product, "monthly", .newPaid, day: Int(Int32.max) + 1, 3),
+            ])
+        let strays = [row(.product, "monthly", AnalyticsMetric(rawValue: 300), day: 100, -7), row(.product, "monthly", .newPaid, day: Int(Int32.max) + 1, -3)]
+        #expect(app.additions.sorted() == strays.sorted())
+        #expect(Array(app.additions(by: 1).joined()) == app.additions)
+        #expect(app.deletions == strays.map { var zero = $0; zero.value = 0; return zero }.sorted())
+    }
+
     /// An app whose subscriptions are all gone has no sums: every counter it held is taken back and
     /// deleted. The other app's figures and the rebuild's are reported as given.
     @Test func anAppWithNoSubscriptionsLeftLosesEveryCounter() {

@@ -73,6 +73,13 @@ public struct AnalyticsCounters: Sendable {
             rawValue = UInt64(segment) << 40 | UInt64(UInt8(truncatingIfNeeded: metric.rawValue)) << 32 | UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: day)))
         }
 
+        /// Nil for a key the packing would change: a metric outside 0–255, a day outside 32 bits
+        /// (a stored row no counter can have, which must not pass for another counter's).
+        public init?(exactly segment: Int, metric: AnalyticsMetric, day: Int) {
+            guard (0..<(1 << 24) - 1).contains(segment), (0...255).contains(metric.rawValue), Int32(exactly: day) != nil else { return nil }
+            self.init(segment: segment, metric: metric, day: day)
+        }
+
         fileprivate init(rawValue: UInt64) { self.rawValue = rawValue }
 
         public var segment: Int { Int(rawValue >> 40) }

@@ -23,19 +23,23 @@ package struct AnalyticsCorrection: Sendable {
         /// (``additions(by:)``), since a first rebuild adds every counter.
         fileprivate var added: [(key: AnalyticsCounters.PackedKey, value: Int64)] = []
         fileprivate var segments: AnalyticsRowSegments
+        /// What takes back the rows held that no packed key can name (a corrupt metric or day):
+        /// first, outside the order, since no apply ever writes such a row.
+        fileprivate var strays: [AnalyticsStoredRow] = []
         /// The counters held that the records no longer give (value zero), sorted: to delete once
         /// the additions are made, where their row is zero. Where it is not, an apply has changed
         /// the counter since the snapshot, and the row is its change.
         package fileprivate(set) var deletions: [AnalyticsStoredRow] = []
 
         /// Every addition's row, in order.
-        package var additions: [AnalyticsStoredRow] { added.map { segments.row($0.key, value: $0.value) } }
+        package var additions: [AnalyticsStoredRow] { strays + added.map { segments.row($0.key, value: $0.value) } }
 
-        /// The additions' rows, in order, `size` at a time.
+        /// The additions' rows, in order, at most `size` at a time.
         package func additions(by size: Int) -> some Sequence<[AnalyticsStoredRow]> {
-            stride(from: 0, to: added.count, by: size).lazy.map { start in
+            let packed = stride(from: 0, to: added.count, by: size).lazy.map { start in
                 added[start..<min(start + size, added.count)].map { segments.row($0.key, value: $0.value) }
             }
+            return [AnySequence([strays].filter { !$0.isEmpty }), AnySequence(packed)].joined()
         }
     }
 
@@ -78,8 +82,14 @@ package struct AnalyticsCorrection: Sendable {
         var kept = PackedSums()
         var deletions: [AnalyticsStoredRow] = []
         var deleted = Set<AnalyticsCounters.PackedKey>()
+        var strays: [AnalyticsStoredRow: Int64] = [:]
         for row in held {
-            let key = AnalyticsCounters.PackedKey(segment: segments.number(of: row), metric: row.metric, day: row.day)
+            guard let key = AnalyticsCounters.PackedKey(exactly: segments.number(of: row), metric: row.metric, day: row.day) else {
+                var counter = row
+                counter.value = 0
+                strays[counter, default: 0] &+= row.value
+                continue
+            }
             kept.add(row.value, to: key)
             // The sums keep no zero, so a counter summed to zero is one the records no longer give.
             if summed[key] == 0, deleted.insert(key).inserted { deletions.append(segments.row(key, value: 0)) }
@@ -97,7 +107,12 @@ package struct AnalyticsCorrection: Sendable {
         let rank = segments.ranks
         added.sort { ($0.key.day, $0.key.metric.rawValue, rank[$0.key.segment]) < ($1.key.day, $1.key.metric.rawValue, rank[$1.key.segment]) }
         var app = App(bundleID: bundleID, added: added, segments: segments)
-        app.deletions = deletions.sorted()
+        app.strays = strays.compactMap { counter, value in
+            var addition = counter
+            addition.value = 0 &- value
+            return value == 0 ? nil : addition
+        }.sorted()
+        app.deletions = (deletions + strays.keys).sorted()
         return (app, summed.nonZero)
     }
 }
